@@ -1,0 +1,1 @@
+"""calibration: see ../shared/DESIGN.md (not built yet)."""

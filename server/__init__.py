@@ -1,0 +1,1 @@
+"""server: see ../shared/DESIGN.md (not built yet)."""

@@ -1,0 +1,1 @@
+"""vision: see ../shared/DESIGN.md (not built yet)."""
