@@ -1,0 +1,1 @@
+"""seqcam's command line: the edge where the packages meet the player (see ../shared/DESIGN.md)."""

@@ -1,0 +1,3 @@
+from seqcam.cli import main
+
+raise SystemExit(main())
