@@ -107,14 +107,19 @@ def removal(board: Board, c: Cell) -> Removal:
     if c in reading.definite:
         return Removal(False, f"The {team} chip on {where} is part of a completed sequence: it can never be removed.")
     if c in reading.possible:
+        if UNKNOWN in board.cells and c not in _protected_if_nothing_hidden(board, symbol):
+            return Removal(None, f"Hidden cells (?) near {where} may complete a {team} sequence: uncover them and ask again.")
         return Removal(
             None,
             f"The {team} chip on {where} may be part of a completed sequence: it depends on which "
             "five chips were completed first, which a photo cannot show. The players who saw it decide.",
         )
-    if UNKNOWN in board.cells and reading.most_sequences > reading.sequences:
-        return Removal(None, f"Hidden cells near {where} may complete a {team} sequence: uncover them and ask again.")
     return Removal(True, f"The {team} chip on {where} is in no completed sequence: an opponent may remove it with a one-eyed jack.")
+
+
+def _protected_if_nothing_hidden(board: Board, team: Team) -> frozenset[Cell]:
+    reading = read_team(Board(board.cells.replace(UNKNOWN, EMPTY)), team)
+    return reading.definite | reading.possible
 
 
 def position_warnings(

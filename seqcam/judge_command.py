@@ -78,8 +78,9 @@ def verdict_text(verdict: Judgement, remove: Removal | None) -> str:
 
 
 def run_judge(source: str | None, teams: int, as_json: bool, remove_cell: Cell | None,
-              stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+              stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Judges one grid; prints the verdict or the error. Returns the exit code."""
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     try:
         text, name = read_grid_text(source, stdin)
     except (OSError, UnicodeDecodeError) as error:
