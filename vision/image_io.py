@@ -1,0 +1,90 @@
+"""Decoding photos safely: size checks before decoding, clear messages for bad files."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from vision.config import VisionConfig
+from vision.errors import ImageTooLarge, ImageUnreadable
+
+_JPEG_END = b"\xff\xd9"
+_PNG_END = b"IEND\xaeB`\x82"
+_REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                  8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def read_image_file(path: Path, config: VisionConfig) -> np.ndarray:
+    """Reads and decodes a photo file; raises ImageUnreadable or ImageTooLarge."""
+    try:
+        size = path.stat().st_size
+        if size > config.max_file_bytes:
+            raise ImageTooLarge(
+                f"{path.name} is {size / 1e6:.0f} MB; photos up to {config.max_file_bytes / 1e6:.0f} MB "
+                "are accepted. Send a smaller photo."
+            )
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise ImageUnreadable(f"{path} is a folder, not a photo.") from None
+    except FileNotFoundError:
+        raise ImageUnreadable(f"There is no file {path}.") from None
+    except OSError as error:
+        raise ImageUnreadable(f"Cannot read {path}: {error.strerror or error}.") from None
+    return decode_image(data, config, name=path.name)
+
+
+def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> np.ndarray:
+    """A BGR uint8 image from encoded bytes, at a reduced scale for large JPEGs."""
+    if not data:
+        raise ImageUnreadable(f"{name} is empty (0 bytes). Take or send the photo again.")
+    if len(data) > config.max_file_bytes:
+        raise ImageTooLarge(f"{name} is larger than {config.max_file_bytes / 1e6:.0f} MB. Send a smaller photo.")
+    width, height, kind = image_header(data, name)
+    if width * height > config.max_pixels:
+        raise ImageTooLarge(
+            f"{name} claims {width} x {height} pixels, more than the {config.max_pixels / 1e6:.0f} megapixels "
+            "accepted. Send a smaller photo."
+        )
+    if kind == "JPEG" and not data.rstrip(b"\0").endswith(_JPEG_END):
+        raise ImageUnreadable(f"{name} is cut short (an incomplete JPEG). Take or send the photo again.")
+    if kind == "PNG" and not data.endswith(_PNG_END):
+        raise ImageUnreadable(f"{name} is cut short (an incomplete PNG). Take or send the photo again.")
+    reduction = decode_reduction(max(width, height), config.decode_long_side) if kind == "JPEG" else 1
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction])
+    if image is None or image.size == 0:
+        raise ImageUnreadable(f"{name} could not be decoded as an image. Send a JPEG or PNG photo.")
+    return image
+
+
+def decode_reduction(long_side: int, wanted_long_side: int) -> int:
+    """The largest JPEG scale-down (1, 2, 4, 8) that keeps at least ``wanted_long_side``.
+
+    >>> decode_reduction(4000, 1600), decode_reduction(1920, 1600), decode_reduction(8000, 900)
+    (2, 1, 8)
+    """
+    reduction = 1
+    while reduction < 8 and long_side // (reduction * 2) >= wanted_long_side:
+        reduction *= 2
+    return reduction
+
+
+def image_header(data: bytes, name: str) -> tuple[int, int, str]:
+    """Width, height and format, read from the header without decoding the pixels."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as header:
+                width, height = header.size
+                kind = header.format or "unknown"
+    except Image.DecompressionBombError:
+        raise ImageTooLarge(f"{name} claims far more pixels than any camera takes. Send a smaller photo.") from None
+    except (UnidentifiedImageError, OSError, ValueError):
+        raise ImageUnreadable(f"{name} is not a photo seqcam can read. Send a JPEG or PNG image.") from None
+    if width <= 0 or height <= 0:
+        raise ImageUnreadable(f"{name} has no pixels. Send a JPEG or PNG photo.")
+    return width, height, kind
