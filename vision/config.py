@@ -21,13 +21,18 @@ class VisionConfig:
     cell_px: int = 40  # side of one cell in the rectified image
     refine_rounds: int = 2
 
-    # reading cells
-    chip_min_cover: float = 0.45  # share of the chip disc that must carry one chip colour
-    chip_sure_cover: float = 0.6
-    empty_max_cover: float = 0.18  # at most this much chip-like colour in an empty cell
-    min_chip_chroma: float = 28.0  # Lab chroma of a chip's colour after white balance
-    hue_margin_deg: float = 25.0  # a chip colour this far from every team cluster is unsure
-    unknown_max_card_white: float = 0.25  # less card white than this and no chip: hidden
+    # reading cells (sizes are shares of a cell's side)
+    paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
+    chip_radius: float = 0.3  # the disc that is tested for a chip
+    chip_offset: float = 0.14  # how far off centre a chip may lie
+    chip_min_cover: float = 0.96  # share of the disc that must differ from the paper for a chip
+    chip_max_texture: float = 25.0  # lightness gradient inside a chip (smooth plastic)
+    card_min_texture: float = 35.0  # busier than this is printed ink, not a chip
+    empty_max_cover: float = 0.93  # at most this much non-paper in the disc of an empty cell
+    min_chip_chroma: float = 15.0  # Lab chroma of a chip's colour after white balance
+    hue_margin_deg: float = 45.0  # a chip colour this far from every team's hue is unsure
+    hue_separation_deg: float = 20.0  # and so is one nearly as close to two teams
+    min_corner_paper: float = 0.35  # a cell whose corners are not paper is hidden
 
     # orientation
     min_orientation_margin: float = 2.0

@@ -1,0 +1,52 @@
+"""Warping the located grid to a square image of 10 x 10 cells of ``cell_px`` each.
+
+The warp follows the 11 x 11 lattice of grid-line crossings (so a folded board or a bent
+lens is followed cell by cell), interpolating bilinearly inside each cell.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+GRID = 10
+
+
+def lattice_from_corners(corners_xy: np.ndarray) -> np.ndarray:
+    """The (11, 11, 2) crossings of a flat grid with these outer corners (cyclic order:
+    lattice [0,0], [0,10], [10,10], [10,0])."""
+    unit = np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]])
+    homography = cv2.getPerspectiveTransform(unit, corners_xy.astype(np.float32))
+    cols, rows = np.meshgrid(np.arange(GRID + 1, dtype=np.float32), np.arange(GRID + 1, dtype=np.float32))
+    points = np.stack([cols, rows], axis=-1).reshape(1, -1, 2)
+    return cv2.perspectiveTransform(points, homography).reshape(GRID + 1, GRID + 1, 2)
+
+
+def rotate_lattice(lattice_xy: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """The lattice seen after turning the board by ``quarter_turns`` x 90 degrees clockwise:
+    the returned lattice's [0, 0] is the old lattice's corner that becomes top-left."""
+    return np.rot90(lattice_xy, k=-quarter_turns, axes=(0, 1)).copy()
+
+
+def warp_maps(lattice_xy: np.ndarray, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.remap maps: for every pixel of the square board image, where to read the photo."""
+    side = GRID * cell_px
+    u = (np.arange(side, dtype=np.float32) + 0.5) / cell_px  # grid units, cell centres at .5
+    i0 = np.clip(np.floor(u).astype(np.int32), 0, GRID - 1)
+    frac = u - i0
+    rows_i, cols_i = np.meshgrid(i0, i0, indexing="ij")
+    rows_f, cols_f = np.meshgrid(frac, frac, indexing="ij")
+    top_left = lattice_xy[rows_i, cols_i]
+    top_right = lattice_xy[rows_i, cols_i + 1]
+    bottom_left = lattice_xy[rows_i + 1, cols_i]
+    bottom_right = lattice_xy[rows_i + 1, cols_i + 1]
+    cf, rf = cols_f[..., None], rows_f[..., None]
+    points = (top_left * (1 - cf) + top_right * cf) * (1 - rf) + (bottom_left * (1 - cf) + bottom_right * cf) * rf
+    return points[..., 0].astype(np.float32), points[..., 1].astype(np.float32)
+
+
+def warp_board(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
+    """The (10 * cell_px, 10 * cell_px, 3) square image of the grid, lattice [0, 0] top-left."""
+    map_x, map_y = warp_maps(lattice_xy, cell_px)
+    return cv2.remap(image_bgr, map_x, map_y, interpolation=cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
