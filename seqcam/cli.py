@@ -41,6 +41,31 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--remove", type=_cell_argument, metavar="ROW,COL",
                        help="also ask whether a one-eyed jack may remove the chip on ROW,COL (0-9 each)")
 
+    analyze = commands.add_parser(
+        "analyze",
+        help="read photos of the board and judge them",
+        description="Find the board in each photo, read every cell and give the referee's verdict. "
+        "Without IMAGE, reads the bundled sample photo. Exit 0 when every photo was read, 1 when "
+        "any failed (its line says why), 2 on bad usage.",
+    )
+    analyze.add_argument("images", nargs="*", metavar="IMAGE", help="photo files (JPEG or PNG)")
+    analyze.add_argument("--teams", type=int, choices=(2, 3), default=2,
+                         help="teams (or lone players) in the game: 2 play to two sequences, 3 to one (default 2)")
+    analyze.add_argument("--json", action="store_true", help="one JSON object per photo per line")
+    analyze.add_argument("--annotate", metavar="DIR",
+                         help="write each photo with the grid, the chips read, the sequences and the ? cells drawn on it")
+
+    render = commands.add_parser(
+        "render",
+        help="render labelled synthetic photos of a board (IMAGE.jpg + IMAGE.json)",
+        description="Render N labelled photos of a Sequence board on a table, varying artwork, chips, "
+        "camera, light, hands and clutter, plus photos without a board. The same seed gives the same files.",
+    )
+    render.add_argument("outdir", metavar="OUTDIR", help="folder to write the photos into")
+    render.add_argument("--n", type=int, default=20, help="photos with a board (default 20)")
+    render.add_argument("--no-board", type=int, default=0, help="photos without a board (default 0)")
+    render.add_argument("--seed", type=int, default=0, help="seed of the set (default 0)")
+
     bench = commands.add_parser("bench-judge", help="measure positions judged per second on one core")
     bench.add_argument("--positions", type=int, default=20_000, help="random positions per team count (default 20000)")
     bench.add_argument("--seed", type=int, default=2026, help="seed of the random positions")
@@ -53,6 +78,14 @@ def main(argv: list[str] | None = None) -> int:
         from seqcam.judge_command import run_judge
 
         return run_judge(args.grid, args.teams, args.json, args.remove)
+    if args.command == "analyze":
+        from seqcam.analyze_command import run_analyze
+
+        return run_analyze(args.images, args.teams, args.json, args.annotate)
+    if args.command == "render":
+        from seqcam.render_command import run_render
+
+        return run_render(args.outdir, args.n, args.no_board, args.seed)
     if args.command == "bench-judge":
         from seqcam.bench_judge import run_bench_judge
 

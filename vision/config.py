@@ -35,4 +35,6 @@ class VisionConfig:
     min_corner_paper: float = 0.35  # a cell whose corners are not paper is hidden
 
     # orientation
-    min_orientation_margin: float = 2.0
+    red_ink_chroma: float = 20.0  # ink at least this colourful (and red) is red suit ink
+    dark_ink_lightness: float = 45.0  # ink darker than this (and grey) is black suit ink
+    min_orientation_margin: float = 3.0  # fewer votes' lead than this: the side is not certain

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -19,7 +20,13 @@ _REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMR
                   8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
-def read_image_file(path: Path, config: VisionConfig) -> np.ndarray:
+@dataclass(frozen=True, slots=True)
+class DecodedImage:
+    image_bgr: np.ndarray
+    scale: float  # multiply this image's pixel positions by it to get the file's full size
+
+
+def read_image_file(path: Path, config: VisionConfig) -> DecodedImage:
     """Reads and decodes a photo file; raises ImageUnreadable or ImageTooLarge."""
     try:
         size = path.stat().st_size
@@ -38,7 +45,7 @@ def read_image_file(path: Path, config: VisionConfig) -> np.ndarray:
     return decode_image(data, config, name=path.name)
 
 
-def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> np.ndarray:
+def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> DecodedImage:
     """A BGR uint8 image from encoded bytes, at a reduced scale for large JPEGs."""
     if not data:
         raise ImageUnreadable(f"{name} is empty (0 bytes). Take or send the photo again.")
@@ -58,7 +65,7 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> 
     image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction])
     if image is None or image.size == 0:
         raise ImageUnreadable(f"{name} could not be decoded as an image. Send a JPEG or PNG photo.")
-    return image
+    return DecodedImage(image, width / image.shape[1])
 
 
 def decode_reduction(long_side: int, wanted_long_side: int) -> int:

@@ -28,9 +28,16 @@ class CellFeatures:
     disc_cover: np.ndarray  # share of the best-placed chip disc that is not paper
     corner_paper: np.ndarray  # share of the cell's four corners that is paper
     colour_lab: np.ndarray  # (10, 10, 3) mean L, a, b of the non-paper part of the disc
-    colour_spread: np.ndarray  # spread of a, b inside the disc
     texture: np.ndarray  # mean gradient of lightness inside the disc: ink and art are busy, chips smooth
-    roundness: np.ndarray  # shortest over median reach of the non-paper blob along 16 rays: a disc is near 1
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBoard:
+    """The rectified board in white-balanced Lab, and where it is not card paper."""
+
+    lab: np.ndarray  # (H, W, 3) float32, L 0-100
+    not_paper: np.ndarray  # (H, W) float32, 1 where the pixel differs from the paper
+    cell_px: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,77 +66,54 @@ def paper_distance(lab: np.ndarray) -> np.ndarray:
     return np.sqrt((0.5 * delta[..., 0]) ** 2 + delta[..., 1] ** 2 + delta[..., 2] ** 2)
 
 
-def measure_cells(board_bgr: np.ndarray, config: VisionConfig) -> CellFeatures:
-    cell = board_bgr.shape[0] // GRID
+def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
     lab = white_balanced_lab(board_bgr)
     not_paper = (paper_distance(lab) > config.paper_distance).astype(np.float32)
-    radius = config.chip_radius * cell
+    return PreparedBoard(lab, not_paper, board_bgr.shape[0] // GRID)
+
+
+def _disc_kernel(radius: float) -> np.ndarray:
     kernel = np.zeros((int(2 * radius) + 1,) * 2, np.float32)
     cv2.circle(kernel, (int(radius),) * 2, int(radius), 1.0, -1)
-    kernel /= kernel.sum()
-    cover = cv2.filter2D(not_paper, -1, kernel, borderType=cv2.BORDER_REFLECT)
+    return kernel / kernel.sum()
 
-    disc_cover = np.zeros((GRID, GRID), np.float32)
-    corner_paper = np.zeros((GRID, GRID), np.float32)
-    colour = np.zeros((GRID, GRID, 3), np.float32)
-    spread = np.zeros((GRID, GRID), np.float32)
-    texture = np.zeros((GRID, GRID), np.float32)
-    roundness = np.zeros((GRID, GRID), np.float32)
-    # highlights on glossy chips look like paper: close them before following rays
-    solid = cv2.morphologyEx(not_paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    steps = np.arange(1, int(0.46 * cell) + 1, dtype=np.float32)
-    ray_x = np.cos(angles)[:, None] * steps[None, :]
-    ray_y = np.sin(angles)[:, None] * steps[None, :]
+
+def _per_cell(image: np.ndarray, cell: int) -> np.ndarray:
+    """(10 * cell, 10 * cell, ...) -> (10, 10, cell, cell, ...)"""
+    shape = (GRID, cell, GRID, cell) + image.shape[2:]
+    return np.swapaxes(image.reshape(shape), 1, 2)
+
+
+def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures:
+    """Features of every cell, measured on a chip-sized disc placed where it covers the most
+    non-paper within ``chip_offset`` of the cell's centre (chips lie off centre)."""
+    lab, not_paper, cell = prepared.lab, prepared.not_paper, prepared.cell_px
+    disc = _disc_kernel(config.chip_radius * cell)
+    core = _disc_kernel(0.8 * config.chip_radius * cell)
+    cover = cv2.filter2D(not_paper, -1, disc, borderType=cv2.BORDER_REFLECT)
+    # mean colour of the non-paper part of the disc around every pixel
+    colour_sum = cv2.filter2D(lab * not_paper[..., None], -1, disc, borderType=cv2.BORDER_REFLECT)
+    colour = colour_sum / np.maximum(cover, 1e-3)[..., None]
     lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     gradient = np.hypot(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
+    texture = cv2.filter2D(gradient, -1, core, borderType=cv2.BORDER_REFLECT)
+
+    # best disc position in each cell's central window
     reach = int(config.chip_offset * cell)
-    yy, xx = np.mgrid[0:cell, 0:cell]
-    # The card's corners, inset from the separating lines: paper unless a hand or shadow covers them.
-    from_centre = np.maximum(np.abs(yy - cell / 2 + 0.5), np.abs(xx - cell / 2 + 0.5)) / cell
-    ring = (from_centre > 0.3) & (from_centre < 0.42) & ((yy - cell / 2 + 0.5) ** 2 + (xx - cell / 2 + 0.5) ** 2 > (0.45 * cell) ** 2)
-    for row in range(GRID):
-        for col in range(GRID):
-            y0, x0 = row * cell, col * cell
-            centre = cover[y0 + cell // 2 - reach : y0 + cell // 2 + reach + 1, x0 + cell // 2 - reach : x0 + cell // 2 + reach + 1]
-            dy, dx = np.unravel_index(int(np.argmax(centre)), centre.shape)
-            disc_cover[row, col] = centre[dy, dx]
-            cy, cx = cell // 2 - reach + dy, cell // 2 - reach + dx
-            inside = (yy - cy) ** 2 + (xx - cx) ** 2 <= radius**2
-            patch_lab = lab[y0 : y0 + cell, x0 : x0 + cell]
-            chip = inside & (not_paper[y0 : y0 + cell, x0 : x0 + cell] > 0)
-            if chip.sum() >= 4:
-                pixels = patch_lab[chip]
-                colour[row, col] = np.median(pixels, axis=0)
-                spread[row, col] = float(np.sqrt(pixels[:, 1].var() + pixels[:, 2].var()))
-            core = (yy - cy) ** 2 + (xx - cx) ** 2 <= (0.8 * radius) ** 2
-            texture[row, col] = float(gradient[y0 : y0 + cell, x0 : x0 + cell][core].mean())
-            roundness[row, col] = _circle_fill(solid, y0, x0, cell, cy, cx)
-            patch_paper = 1.0 - not_paper[y0 : y0 + cell, x0 : x0 + cell]
-            corner_paper[row, col] = float(patch_paper[ring].mean())
-    return CellFeatures(disc_cover, corner_paper, colour, spread, texture, roundness)
+    low, high = cell // 2 - reach, cell // 2 + reach + 1
+    window = _per_cell(cover, cell)[:, :, low:high, low:high].reshape(GRID, GRID, -1)
+    best = window.argmax(axis=2)
+    dy, dx = np.divmod(best, high - low)
+    rows, cols = np.mgrid[0:GRID, 0:GRID]
+    ys, xs = rows * cell + low + dy, cols * cell + low + dx
 
-
-def _roundness(solid: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> float:
-    """Shortest over median reach of the blob along rays from its centre."""
-    inside = solid[np.clip(ys.astype(np.int32), 0, solid.shape[0] - 1), np.clip(xs.astype(np.int32), 0, solid.shape[1] - 1)] > 0
-    reach = np.where(inside.all(axis=1), inside.shape[1], inside.argmin(axis=1)).astype(np.float32)
-    return float(reach.min() / max(float(np.median(reach)), 1.0))
-
-
-def _circle_fill(solid: np.ndarray, y0: int, x0: int, cell: int, cy: int, cx: int) -> float:
-    """Area of the blob under the disc centre over the area of its enclosing circle:
-    near 1 for a chip, lower for a heart, a diamond or a figure."""
-    pad = cell // 8
-    top, left = max(0, y0 - pad), max(0, x0 - pad)
-    window = solid[top : y0 + cell + pad, left : x0 + cell + pad].astype(np.uint8)
-    count, labels = cv2.connectedComponents(window)
-    label = labels[y0 - top + cy, x0 - left + cx]
-    if label == 0:
-        return 0.0
-    points = cv2.findNonZero((labels == label).astype(np.uint8))
-    _, radius = cv2.minEnclosingCircle(points)
-    return float(len(points) / (np.pi * max(radius, 1.0) ** 2))
+    # the card's corners, inset from the separating lines: paper unless a hand or shadow covers them
+    yy, xx = np.mgrid[0:cell, 0:cell] - (cell - 1) / 2
+    square = np.maximum(np.abs(yy), np.abs(xx)) / cell
+    ring = (square > 0.3) & (square < 0.42) & (np.hypot(yy, xx) > 0.45 * cell)
+    paper = 1.0 - _per_cell(not_paper, cell)
+    corner_paper = paper[:, :, ring].mean(axis=2)
+    return CellFeatures(cover[ys, xs], corner_paper, colour[ys, xs], texture[ys, xs])
 
 
 def hue_deg(colour_lab: np.ndarray) -> np.ndarray:
@@ -197,5 +181,5 @@ def _classify_cell(features: CellFeatures, row: int, col: int, hue: float, chrom
     return team, 1.0
 
 
-def read_cells(board_bgr: np.ndarray, teams: tuple[str, ...], config: VisionConfig) -> CellReading:
-    return classify(measure_cells(board_bgr, config), teams, config)
+def read_cells(prepared: PreparedBoard, teams: tuple[str, ...], config: VisionConfig) -> CellReading:
+    return classify(measure_cells(prepared, config), teams, config)

@@ -1,0 +1,148 @@
+"""The pipeline: photo -> located grid -> rectified board -> cells -> orientation -> reading.
+
+Each stage is a small function of its own module; this orchestrator runs them in order,
+times them, and returns a typed result. Failures that a player can fix are raised as
+``vision.errors.VisionError`` subclasses with the sentence to show.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.board import EMPTY, Board
+from referee.cells import teams_for
+from vision.config import VisionConfig
+from vision.errors import BoardNotFound
+from vision.image_io import DecodedImage, decode_image, read_image_file
+from vision.locate import GridFit, locate_grid
+from vision.orient import Orientation, find_orientation, ink_redness
+from vision.read_cells import CellReading, PreparedBoard, prepare, read_cells
+from vision.warp import GRID, rotate_lattice, warp_board
+
+NO_BOARD = (
+    "No Sequence board found in the photo. Make sure the whole board is in view, "
+    "well lit and not too small, then try again."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A photo's reading, in the board's printed orientation."""
+
+    board: Board
+    corners_xy: np.ndarray  # (4, 2) outer grid corners in the photo's pixels: printed TL, TR, BR, BL
+    lattice_xy: np.ndarray  # (11, 11, 2) grid-line crossings, printed orientation
+    orientation_deg: int  # clockwise angle of the printed top edge from the photo's x axis
+    confidence: np.ndarray  # (10, 10) per cell, printed orientation
+    board_bgr: np.ndarray  # the rectified board, printed top up
+    warnings: tuple[str, ...]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = (now - self._last) * 1000.0
+        self._last = now
+
+
+def working_copy(image_bgr: np.ndarray, fit: GridFit, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo scaled so a cell spans about two rectified cells (less aliasing, less work),
+    and the lattice in that copy's pixels."""
+    cell_size = float(np.linalg.norm(fit.corners_xy[1] - fit.corners_xy[0])) / GRID
+    scale = min(1.0, 2.0 * cell_px / max(cell_size, 1.0))
+    if scale > 0.8:
+        return image_bgr, fit.lattice_xy
+    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return small, fit.lattice_xy * scale
+
+
+def orientation_of(prepared: PreparedBoard, reading: CellReading, config: VisionConfig) -> Orientation:
+    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, config)
+    visible_cards = np.array([symbol == EMPTY for symbol in reading.board.cells]).reshape(GRID, GRID)
+    return find_orientation(redness, visible_cards)
+
+
+def turned(board: Board, quarter_turns: int) -> Board:
+    rows = np.array([list(row) for row in board.rows()])
+    return Board("".join(np.rot90(rows, -quarter_turns).reshape(-1)))
+
+
+def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
+                  locate: Callable[[np.ndarray, VisionConfig], GridFit | None] = locate_grid) -> Analysis:
+    """Reads a photo. Raises BoardNotFound or BoardCutOff when there is no whole board."""
+    config = config or VisionConfig()
+    timer = _Timer()
+    fit = locate(image_bgr, config)
+    if fit is None:
+        raise BoardNotFound(NO_BOARD)
+    timer.lap("locate")
+    work_bgr, lattice = working_copy(image_bgr, fit, config.cell_px)
+    board_bgr = warp_board(work_bgr, lattice, config.cell_px)
+    timer.lap("warp")
+    prepared = prepare(board_bgr, config)
+    reading = read_cells(prepared, teams_for(team_count), config)
+    timer.lap("read")
+    orientation = orientation_of(prepared, reading, config)
+    timer.lap("orient")
+
+    turns = orientation.quarter_turns
+    lattice_xy = rotate_lattice(fit.lattice_xy, turns)
+    corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
+    top_edge = corners[1] - corners[0]
+    warnings = []
+    if orientation.margin < config.min_orientation_margin:
+        warnings.append(
+            "Cannot tell which side of the board is the top: too few printed cards are visible. "
+            "Sequences and the winner are right; cell positions may be turned."
+        )
+    return Analysis(
+        board=turned(reading.board, turns),
+        corners_xy=corners,
+        lattice_xy=lattice_xy,
+        orientation_deg=int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360,
+        confidence=np.rot90(reading.confidence, -turns).copy(),
+        board_bgr=np.rot90(board_bgr, -turns).copy(),
+        warnings=tuple(warnings),
+        timings_ms=timer.timings,
+    )
+
+
+def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionConfig | None = None,
+                    decode_ms: float = 0.0) -> Analysis:
+    """Reads a decoded photo; positions come back in the file's full-size pixels."""
+    analysis = analyze_image(decoded.image_bgr, team_count, config)
+    return replace(
+        analysis,
+        corners_xy=analysis.corners_xy * decoded.scale,
+        lattice_xy=analysis.lattice_xy * decoded.scale,
+        timings_ms={"decode": decode_ms, **analysis.timings_ms},
+    )
+
+
+def analyze_file(path: Path, team_count: int = 2, config: VisionConfig | None = None) -> Analysis:
+    """Decodes and reads one photo file."""
+    config = config or VisionConfig()
+    start = time.perf_counter()
+    decoded = read_image_file(path, config)
+    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0)
+
+
+def analyze_bytes(data: bytes, team_count: int = 2, config: VisionConfig | None = None,
+                  name: str = "the photo") -> Analysis:
+    """Decodes and reads an uploaded photo."""
+    config = config or VisionConfig()
+    start = time.perf_counter()
+    decoded = decode_image(data, config, name)
+    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0)
