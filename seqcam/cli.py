@@ -66,6 +66,19 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--no-board", type=int, default=0, help="photos without a board (default 0)")
     render.add_argument("--seed", type=int, default=0, help="seed of the set (default 0)")
 
+    bench_vision = commands.add_parser(
+        "bench",
+        help="measure the vision pipeline on freshly rendered photos",
+        description="Render a fresh labelled set with a seed the pipeline was not tuned on, read every "
+        "photo on one core, print accuracy and speed tables and write one CSV row per photo.",
+    )
+    bench_vision.add_argument("--n", type=int, default=300, help="photos with a board (default 300)")
+    bench_vision.add_argument("--no-board", type=int, default=30, help="photos without a board (default 30)")
+    bench_vision.add_argument("--seed", type=int, default=None, help="seed of the rendered set (default: the bench's own)")
+    bench_vision.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
+    bench_vision.add_argument("--keep", metavar="DIR", help="keep the rendered photos in DIR")
+    bench_vision.add_argument("--csv", default="benchmarks/vision_results.csv", help="where to write the per-photo results")
+
     bench = commands.add_parser("bench-judge", help="measure positions judged per second on one core")
     bench.add_argument("--positions", type=int, default=20_000, help="random positions per team count (default 20000)")
     bench.add_argument("--seed", type=int, default=2026, help="seed of the random positions")
@@ -86,6 +99,11 @@ def main(argv: list[str] | None = None) -> int:
         from seqcam.render_command import run_render
 
         return run_render(args.outdir, args.n, args.no_board, args.seed)
+    if args.command == "bench":
+        from seqcam.bench_vision import BENCH_SEED, run_bench
+
+        seed = BENCH_SEED if args.seed is None else args.seed
+        return run_bench(args.n, args.no_board, seed, args.workers, args.keep, args.csv)
     if args.command == "bench-judge":
         from seqcam.bench_judge import run_bench_judge
 

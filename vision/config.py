@@ -23,7 +23,8 @@ class VisionConfig:
 
     # reading cells (sizes are shares of a cell's side)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
-    chip_radius: float = 0.3  # the disc that is tested for a chip
+    highlight_max_area: float = 0.02  # paper-like gaps smaller than this (of a cell's area) are filled
+    chip_radius: float = 0.27  # the disc that is tested for a chip (chips are 0.6-0.9 of a cell wide)
     chip_offset: float = 0.14  # how far off centre a chip may lie
     chip_min_cover: float = 0.96  # share of the disc that must differ from the paper for a chip
     chip_max_texture: float = 25.0  # lightness gradient inside a chip (smooth plastic)
@@ -32,6 +33,7 @@ class VisionConfig:
     min_chip_chroma: float = 15.0  # Lab chroma of a chip's colour after white balance
     hue_margin_deg: float = 45.0  # a chip colour this far from every team's hue is unsure
     hue_separation_deg: float = 20.0  # and so is one nearly as close to two teams
+    red_min_round_fill: float = 0.68  # a red blob less round than this may be a heart or diamond
     min_corner_paper: float = 0.35  # a cell whose corners are not paper is hidden
 
     # orientation

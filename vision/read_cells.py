@@ -29,6 +29,7 @@ class CellFeatures:
     corner_paper: np.ndarray  # share of the cell's four corners that is paper
     colour_lab: np.ndarray  # (10, 10, 3) mean L, a, b of the non-paper part of the disc
     texture: np.ndarray  # mean gradient of lightness inside the disc: ink and art are busy, chips smooth
+    round_fill: np.ndarray  # chip-coloured blob's area over its enclosing circle's: a disc is near 1, a heart not
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +68,18 @@ def paper_distance(lab: np.ndarray) -> np.ndarray:
 
 
 def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
+    cell_px = board_bgr.shape[0] // GRID
     lab = white_balanced_lab(board_bgr)
-    not_paper = (paper_distance(lab) > config.paper_distance).astype(np.float32)
-    return PreparedBoard(lab, not_paper, board_bgr.shape[0] // GRID)
+    not_paper = (paper_distance(lab) > config.paper_distance).astype(np.uint8)
+    return PreparedBoard(lab, fill_small_holes(not_paper, config.highlight_max_area * cell_px**2), cell_px)
+
+
+def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """The mask with small enclosed gaps filled: a glossy chip's highlight looks like paper."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
+    small = np.zeros(count, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] <= max_area
+    return np.where(small[labels], 1, mask).astype(np.float32)
 
 
 def _disc_kernel(radius: float) -> np.ndarray:
@@ -113,7 +123,30 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     ring = (square > 0.3) & (square < 0.42) & (np.hypot(yy, xx) > 0.45 * cell)
     paper = 1.0 - _per_cell(not_paper, cell)
     corner_paper = paper[:, :, ring].mean(axis=2)
-    return CellFeatures(cover[ys, xs], corner_paper, colour[ys, xs], texture[ys, xs])
+    cell_colour = colour[ys, xs]
+    candidates = cover[ys, xs] >= config.chip_min_cover
+    round_fill = np.zeros((GRID, GRID), np.float32)
+    for row, col in zip(*np.nonzero(candidates)):
+        round_fill[row, col] = blob_roundness(lab, int(ys[row, col]), int(xs[row, col]), cell_colour[row, col], cell)
+    return CellFeatures(cover[ys, xs], corner_paper, cell_colour, texture[ys, xs], round_fill)
+
+
+def blob_roundness(lab: np.ndarray, y: int, x: int, colour: np.ndarray, cell: int) -> float:
+    """How disc-like the blob of ``colour`` around (y, x) is: its area over the area of its
+    smallest enclosing circle (a disc about 0.9, a heart or a diamond 0.6-0.75)."""
+    half = int(0.6 * cell)
+    top, left = max(0, y - half), max(0, x - half)
+    crop = lab[top : y + half + 1, left : x + half + 1]
+    chroma = float(np.hypot(colour[1], colour[2]))
+    distance = np.hypot(crop[..., 1] - colour[1], crop[..., 2] - colour[2])
+    same = (distance < max(10.0, 0.5 * chroma)).astype(np.uint8)
+    count, labels = cv2.connectedComponents(same, connectivity=8)
+    label = labels[y - top, x - left]
+    if label == 0:
+        return 0.0
+    points = cv2.findNonZero((labels == label).astype(np.uint8))
+    _, radius = cv2.minEnclosingCircle(points)
+    return float(len(points) / (np.pi * max(radius, 1.0) ** 2))
 
 
 def hue_deg(colour_lab: np.ndarray) -> np.ndarray:
@@ -147,7 +180,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     hue = hue_deg(features.colour_lab)
     chroma = np.hypot(features.colour_lab[..., 1], features.colour_lab[..., 2])
     chip_like = (features.disc_cover >= config.chip_min_cover) & (chroma >= config.min_chip_chroma)
-    centres = cluster_team_hues(hue[chip_like], ("B", "G", "R"))
+    centres = cluster_team_hues(hue[chip_like], teams)
     symbols: list[str] = []
     confidence = np.zeros((GRID, GRID), np.float32)
     for row in range(GRID):
@@ -175,9 +208,11 @@ def _classify_cell(features: CellFeatures, row: int, col: int, hue: float, chrom
             return EMPTY, 1.0
         return UNKNOWN, 0.0
     gaps = sorted((float(hue_gap(hue, centre)), team) for team, centre in centres.items())
-    (best_gap, team), (second_gap, _) = gaps[0], gaps[1]
+    (best_gap, team), (second_gap, _) = gaps[0], gaps[1] if len(gaps) > 1 else (360.0, "")
     if best_gap > config.hue_margin_deg or second_gap - best_gap < config.hue_separation_deg:
         return UNKNOWN, 0.0
+    if team == "R" and features.round_fill[row, col] < config.red_min_round_fill:
+        return UNKNOWN, 0.0  # red suit ink (a big heart or diamond) is not a red chip
     return team, 1.0
 
 

@@ -1,0 +1,244 @@
+"""`seqcam bench`: accuracy, speed and memory of the vision pipeline on freshly rendered photos.
+
+The photos are rendered with a seed the pipeline was not tuned on, then read one by one on
+one core. Two tables are printed (accuracy with breakdowns; speed per stage and size) and
+one CSV row per photo is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import resource
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from referee.board import UNKNOWN, Board
+from referee.judge import judge
+from vision.config import VisionConfig
+from vision.errors import VisionError
+from vision.image_io import read_image_file
+from vision.pipeline import analyze_decoded
+from vision.render.dataset import BOARD_STEM, NO_BOARD_STEM, render_one, write_photo
+
+BENCH_SEED = 20261129  # never used while tuning
+BREAKDOWNS = ("tilt_bucket", "size_bucket", "artwork_family", "light_bucket", "occlusion_bucket")
+
+
+@dataclass
+class PhotoResult:
+    image: str
+    has_board: bool
+    fully_visible: bool
+    buckets: dict[str, str] = field(default_factory=dict)
+    found: bool = False
+    error: str = ""
+    corner_error_cells: float = float("nan")
+    orientation_right: bool = False
+    visible_cells: int = 0
+    right_cells: int = 0
+    unknown_cells: int = 0
+    wrong_cells: int = 0
+    hidden_cells: int = 0
+    hidden_as_unknown: int = 0
+    exact: bool = False
+    verdict_right: bool = False
+    false_winner: bool = False
+    size: str = ""
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    decode_only_ms: float = float("nan")
+
+
+def _render_job(job: tuple[str, int, int, bool]) -> str:
+    out_dir, seed, index, with_board = job
+    rendered = render_one(seed, index, with_board=with_board)
+    stem = (BOARD_STEM if with_board else NO_BOARD_STEM).format(index)
+    return str(write_photo(Path(out_dir), stem, rendered))
+
+
+def render_bench_set(out_dir: Path, n: int, no_board: int, seed: int, workers: int) -> list[Path]:
+    jobs = [(str(out_dir), seed, k, True) for k in range(n)] + [(str(out_dir), seed, k, False) for k in range(no_board)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        paths = list(tqdm(pool.map(_render_job, jobs, chunksize=2), total=len(jobs), unit="photo", desc="rendering"))
+    return [Path(p) for p in paths]
+
+
+def size_class(width: int, height: int) -> str:
+    pixels = width * height
+    return "720p" if pixels <= 1.2e6 else "1080p" if pixels <= 2.5e6 else "12MP" if pixels >= 10e6 else "other"
+
+
+def corner_error(found_xy: np.ndarray, true_xy: np.ndarray) -> float:
+    """Largest corner distance, in cells, with the printed order of both."""
+    cell = float(np.linalg.norm(true_xy[1] - true_xy[0])) / 10
+    return float(np.abs(found_xy - true_xy).max() / max(cell, 1e-6))
+
+
+def score_reading(result: PhotoResult, read: Board, label: dict, team_count: int) -> None:
+    truth = Board.from_rows(label["grid"])
+    hidden = {r * 10 + c for r, c in label.get("occluded", [])}
+    for c, (want, got) in enumerate(zip(truth.cells, read.cells)):
+        if want == "#":
+            continue
+        if c in hidden:
+            result.hidden_cells += 1
+            result.hidden_as_unknown += got == UNKNOWN
+            continue
+        result.visible_cells += 1
+        result.right_cells += got == want
+        result.unknown_cells += got == UNKNOWN
+        result.wrong_cells += got not in (want, UNKNOWN)
+    wrong_on_hidden = sum(read[c] not in (UNKNOWN, truth[c]) for c in hidden)
+    result.exact = result.right_cells == result.visible_cells and wrong_on_hidden == 0
+    truth_verdict, read_verdict = judge(truth, team_count), judge(read, team_count)
+    result.verdict_right = (truth_verdict.sequences, truth_verdict.winner) == (read_verdict.sequences, read_verdict.winner)
+    result.false_winner = bool(read_verdict.winner) and read_verdict.winner != truth_verdict.winner
+
+
+def bench_photo(path: Path, config: VisionConfig) -> PhotoResult:
+    label = json.loads(path.with_suffix(".json").read_text())
+    width, height = label["image_size"]
+    varied = label.get("varied", {})
+    result = PhotoResult(
+        image=path.name,
+        has_board=bool(label["has_board"]),
+        fully_visible=bool(label.get("board_fully_visible", False)),
+        buckets={key: str(varied.get(key, "")) for key in BREAKDOWNS},
+        size=size_class(width, height),
+    )
+    start = time.perf_counter()
+    decode_start = time.perf_counter()
+    cv2.imdecode(np.frombuffer(path.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+    result.decode_only_ms = (time.perf_counter() - decode_start) * 1000
+    try:
+        start = time.perf_counter()
+        decoded = read_image_file(path, config)
+        decode_ms = (time.perf_counter() - start) * 1000
+        analysis = analyze_decoded(decoded, label.get("teams") or 2, config, decode_ms)
+    except VisionError as error:
+        result.error = str(error)
+        return result
+    result.timings_ms = {**analysis.timings_ms, "total": (time.perf_counter() - start) * 1000}
+    result.found = True
+    if not result.has_board:
+        return result
+    true_corners = np.array(label["corners_px"], np.float32)
+    result.corner_error_cells = corner_error(analysis.corners_xy, true_corners)
+    result.orientation_right = result.corner_error_cells < 0.5
+    score_reading(result, analysis.board, label, label["teams"])
+    return result
+
+
+def accuracy_rows(results: list[PhotoResult]) -> list[tuple[str, str, int]]:
+    boards = [r for r in results if r.has_board and r.fully_visible]
+    read = [r for r in boards if r.found]
+    empty = [r for r in results if not r.has_board]
+    visible = sum(r.visible_cells for r in read)
+    hidden = sum(r.hidden_cells for r in read)
+
+    def share(part: float, whole: float) -> str:
+        return f"{100 * part / whole:.2f}%" if whole else "n/a"
+
+    return [
+        ("localised (board fully visible)", share(sum(r.corner_error_cells < 0.5 for r in read), len(boards)), len(boards)),
+        ("orientation right", share(sum(r.orientation_right for r in read), len(read)), len(read)),
+        ("per-cell accuracy (visible cells)", share(sum(r.right_cells for r in read), visible), visible),
+        ("wrong calls (unsafe), of visible cells", share(sum(r.wrong_cells for r in read), visible), visible),
+        ("visible cells reported ?", share(sum(r.unknown_cells for r in read), visible), visible),
+        ("hidden cells reported ?", share(sum(r.hidden_as_unknown for r in read), hidden), hidden),
+        ("boards read exactly", share(sum(r.exact for r in read), len(boards)), len(boards)),
+        ("verdict right (sequences, winner)", share(sum(r.verdict_right for r in read), len(boards)), len(boards)),
+        ("false winners", str(sum(r.false_winner for r in read)), len(read)),
+        ("photos without a board 'found'", str(sum(r.found for r in empty)), len(empty)),
+    ]
+
+
+def breakdown_rows(results: list[PhotoResult]) -> list[tuple[str, str, int, str, str, str]]:
+    rows = []
+    boards = [r for r in results if r.has_board and r.fully_visible]
+    for key in BREAKDOWNS:
+        groups: dict[str, list[PhotoResult]] = defaultdict(list)
+        for r in boards:
+            groups[r.buckets.get(key, "")].append(r)
+        for value, members in sorted(groups.items()):
+            read = [r for r in members if r.found]
+            visible = sum(r.visible_cells for r in read)
+            rows.append((
+                key, value, len(members),
+                f"{100 * sum(r.corner_error_cells < 0.5 for r in read) / len(members):.1f}%",
+                f"{100 * sum(r.right_cells for r in read) / visible:.2f}%" if visible else "n/a",
+                f"{100 * sum(r.exact for r in read) / len(members):.1f}%",
+            ))
+    return rows
+
+
+def speed_rows(results: list[PhotoResult]) -> list[tuple[str, str, int, str, str]]:
+    rows = []
+    for size in ("720p", "1080p", "12MP", "other"):
+        members = [r for r in results if r.size == size and r.found]
+        if not members:
+            continue
+        stages = sorted({stage for r in members for stage in r.timings_ms})
+        for stage in [s for s in ("decode", "locate", "warp", "read", "orient") if s in stages] + ["total"]:
+            values = [r.timings_ms[stage] for r in members if stage in r.timings_ms]
+            rows.append((size, stage, len(values), f"{statistics.median(values):.1f}", f"{np.percentile(values, 95):.1f}"))
+        decode_only = [r.decode_only_ms for r in members]
+        rows.append((size, "decode only (full size)", len(decode_only), f"{statistics.median(decode_only):.1f}",
+                     f"{np.percentile(decode_only, 95):.1f}"))
+    return rows
+
+
+def print_table(title: str, header: Iterable[str], rows: Iterable[Iterable[object]]) -> None:
+    header = list(header)
+    rows = [[str(cell) for cell in row] for row in rows]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
+    print(f"\n{title}")
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
+
+
+def write_csv(path: Path, results: list[PhotoResult]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flat = []
+    for r in results:
+        row = {k: v for k, v in asdict(r).items() if k not in ("buckets", "timings_ms")}
+        row.update(r.buckets)
+        row.update({f"ms_{stage}": round(ms, 2) for stage, ms in r.timings_ms.items()})
+        flat.append(row)
+    fields = sorted({key for row in flat for key in row}, key=lambda k: (k.startswith("ms_"), k))
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(flat)
+
+
+def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | None, csv_path: str) -> int:
+    cv2.setNumThreads(1)  # speed is reported per core
+    config = VisionConfig()
+    with tempfile.TemporaryDirectory(prefix="seqcam-bench-") as scratch:
+        out_dir = Path(photos_dir) if photos_dir else Path(scratch)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        paths = render_bench_set(out_dir, n, no_board, seed, workers)
+        results = [bench_photo(path, config) for path in tqdm(paths, unit="photo", desc="reading")]
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nseqcam bench: {n} photos with a board and {no_board} without, seed {seed}")
+    print_table("Accuracy", ("measure", "value", "of"), accuracy_rows(results))
+    print_table("Accuracy by condition (boards fully visible)", ("condition", "value", "photos", "localised", "per-cell", "exact"),
+                breakdown_rows(results))
+    print_table("Speed on one core, milliseconds", ("size", "stage", "photos", "median", "p95"), speed_rows(results))
+    print(f"\nPeak memory of the process: {peak_mb:.0f} MB")
+    write_csv(Path(csv_path), results)
+    print(f"One row per photo: {csv_path}")
+    return 0
