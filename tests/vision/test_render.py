@@ -1,0 +1,229 @@
+"""Tests of the synthetic photo renderer (vision.render): determinism, labels, geometry."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.board import Board
+from referee.cells import CORNERS, LAYOUT, RED_SUITS, SIZE, win_target
+from vision.render import QUIET_CONFIG, RenderConfig, render, render_one, render_photo, render_set
+from vision.render.artwork import draw_artwork, plain_artwork_params
+from vision.render.config import DEFAULT_CONFIG
+from vision.render.geometry import Surface, place_camera, table_points, world_to_image
+from vision.render.photo import sample_camera
+from vision.render.positions import count_sequences, sample_position
+
+SMALL = RenderConfig(sizes=((1280, 720),), size_weights=(1.0,))
+QUIET_SMALL = replace(QUIET_CONFIG, sizes=((1280, 720),), size_weights=(1.0,), fold_share=1.0, fill_range=(0.7, 0.95),
+                      k1_range=(-0.08, 0.04))
+
+
+def _check_label(label: dict, image: np.ndarray) -> None:
+    h, w = image.shape[:2]
+    assert label["image_size"] == [w, h]
+    if not label["has_board"]:
+        assert label["grid"] is None and label["corners_px"] is None and label["teams"] is None
+        assert label["occluded"] == []
+        return
+    board = Board.parse("\n".join(label["grid"]))
+    teams = label["teams"]
+    assert teams in (2, 3)
+    if teams == 2:
+        assert board.count("R") == 0
+    assert board.count("?") == 0
+    counts = [board.count(t) for t in "BGR"[:teams]]
+    removals = label["varied"]["position"]["removals"]
+    assert max(counts) - min(counts) <= 1 + removals
+    assert sum(counts) <= 80
+    cells = [tuple(c) for c in label["occluded"]]
+    assert len(set(cells)) == len(cells)
+    assert all(0 <= r < SIZE and 0 <= c < SIZE for r, c in cells)
+    corners = np.array(label["corners_px"], float)
+    assert corners.shape == (4, 2)
+    if label["board_fully_visible"]:
+        assert np.all(corners >= 0) and np.all(corners[:, 0] <= w - 1) and np.all(corners[:, 1] <= h - 1)
+    # the corners are in the documented order: going round them turns the same way every time
+    # (clockwise in the image unless the board is seen mirrored, which a camera never does)
+    v1, v2 = corners[1] - corners[0], corners[3] - corners[0]
+    assert v1[0] * v2[1] - v1[1] * v2[0] > 0
+    for key in ("tilt_bucket", "size_bucket", "light_bucket", "occlusion_bucket", "artwork_family", "tilt_deg",
+                "rotation_deg", "jpeg_quality", "k1", "fold_mm", "hand_count"):
+        assert key in label["varied"], key
+    json.dumps(label)
+
+
+def test_same_seed_same_photo_and_label() -> None:
+    a = render(np.random.default_rng(11), config=SMALL)
+    b = render(np.random.default_rng(11), config=SMALL)
+    c = render(np.random.default_rng(12), config=SMALL)
+    assert a.jpeg == b.jpeg and a.label == b.label
+    assert a.jpeg != c.jpeg
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_labels_are_consistent(seed: int) -> None:
+    image, label = render_photo(np.random.default_rng(seed), config=SMALL)
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    _check_label(label, image)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_photos_without_a_board(seed: int) -> None:
+    image, label = render_photo(np.random.default_rng(seed), with_board=False, config=SMALL)
+    assert label["has_board"] is False
+    _check_label(label, image)
+
+
+def test_image_sizes_stay_in_range() -> None:
+    sizes = {(p.width, p.height) for p in (sample_camera(np.random.default_rng(s), DEFAULT_CONFIG) for s in range(300))}
+    assert any(w < h for w, h in sizes) and any(w > h for w, h in sizes)
+    for w, h in sizes:
+        assert 1280 * 720 <= w * h <= 4000 * 3000
+        assert min(w, h) >= 720 and max(w, h) <= 4000
+
+
+def _corner_samples(image: np.ndarray, corners: np.ndarray, distance: float) -> tuple[list, list]:
+    """Pixels a little inside and a little outside each grid corner, along its diagonal."""
+    centre = corners.mean(axis=0)
+    inside, outside = [], []
+    for corner in corners:
+        d = (centre - corner) / np.linalg.norm(centre - corner)
+        for sign, out in ((1, inside), (-1, outside)):
+            x, y = np.round(corner + sign * distance * d).astype(int)
+            out.append(image[y, x].astype(int))
+    return inside, outside
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_corners_land_on_the_printed_grid(seed: int) -> None:
+    """With a plain test printing (white cells, green border), the pixels just inside each
+    labelled corner are white and those just outside are green, even with the board
+    folded and the lens distorting."""
+    image, label = render_photo(np.random.default_rng(100 + seed), config=QUIET_SMALL)
+    assert label["board_fully_visible"]
+    assert label["varied"]["fold_mm"] > 0
+    corners = np.array(label["corners_px"])
+    inside, outside = _corner_samples(image, corners, 4.0)
+    for px in inside:
+        assert px.min() > 170, px  # white paper of the corner cell
+    for px in outside:
+        b, g, r = px
+        assert g > r + 40 and g > b + 40, px  # the green border
+    # and one pixel off would already be noticed: shifting the corners by 6 px breaks it
+    shifted = corners + np.array([6.0, 6.0])
+    inside_s, outside_s = _corner_samples(image, shifted, 4.0)
+    assert not all(p.min() > 170 for p in inside_s) or not all(p[1] > p[2] + 40 for p in outside_s)
+
+
+def test_warped_board_is_oriented_as_printed() -> None:
+    """Warping the photo with corners_px gives the printed layout: the corner discs at the
+    four corners, and red ink exactly in the cells of hearts and diamonds."""
+    config = replace(QUIET_SMALL, turns=0)
+    image, label = render_photo(np.random.default_rng(7), config=config)
+    corners = np.array(label["corners_px"], np.float32)
+    side = 600
+    square = np.float32([[-0.5, -0.5], [side - 0.5, -0.5], [side - 0.5, side - 0.5], [-0.5, side - 0.5]])
+    top = cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners, square), (side, side))
+    cell = side // SIZE
+    for r, c in ((0, 0), (0, 9), (9, 9), (9, 0)):
+        b, g, rr = top[r * cell + cell // 2, c * cell + cell // 2].astype(int)
+        assert b > rr + 60, (r, c, b, g, rr)  # the test printing's blue corner disc
+    for c in range(SIZE * SIZE):
+        if c in CORNERS:
+            continue
+        r, col = divmod(c, SIZE)
+        patch = top[r * cell + 6 : (r + 1) * cell - 6, col * cell + 6 : (col + 1) * cell - 6].astype(int)
+        red = np.mean((patch[..., 2] > 140) & (patch[..., 1] < 110) & (patch[..., 0] < 110))
+        assert (red > 0.02) == (LAYOUT[c][1] in RED_SUITS), (r, col, LAYOUT[c], red)
+
+
+def test_camera_mapping_inverts_exactly() -> None:
+    """table_points (pixel -> board) and world_to_image (board -> pixel) agree, with a bent board."""
+    half = (260.0, 280.0)
+    surface = Surface(half_w=half[0], half_h=half[1], fold_mm=7.0, fold_axis="y", bow_mm=3.0, wave_mm=1.5,
+                      wave_phase=0.4)
+    cam = place_camera(1920, 1080, 70, 40, 123, 8, (20.0, -30.0), 0.8, half, k1=-0.07)
+    rng = np.random.default_rng(0)
+    pixels = rng.uniform([0, 0], [1919, 1079], (200, 2))
+    back = world_to_image(cam, table_points(cam, pixels, surface, iterations=8), surface)
+    assert np.abs(back - pixels).max() < 0.05
+    # and the bend matters: a flat board would put the same point elsewhere
+    flat = Surface(half_w=half[0], half_h=half[1], fold_mm=0, fold_axis="y", bow_mm=0, wave_mm=0, wave_phase=0)
+    centre = world_to_image(cam, np.array([[0.0, 0.0]]), surface)
+    assert np.abs(centre - world_to_image(cam, np.array([[0.0, 0.0]]), flat)).max() > 1.0
+
+
+def test_artwork_follows_the_layout_geometry() -> None:
+    art = draw_artwork(plain_artwork_params(), 40, np.random.default_rng(0))
+    corners = art.grid_corners()
+    h, w = art.image_bgr.shape[:2]
+    assert 0 < corners[0, 0] < corners[1, 0] < w and 0 < corners[0, 1] < corners[3, 1] < h
+    x, y = art.cell_centre(0, 0)
+    assert np.allclose((x, y), corners[0] + (art.cell_w / 2, art.cell_h / 2))
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_positions_are_plausible(seed: int) -> None:
+    pos = sample_position(np.random.default_rng(seed))
+    board = pos.board
+    colours = "BGR"[: pos.teams]
+    counts = [board.count(t) for t in colours]
+    assert max(counts) - min(counts) <= 1 + pos.removals
+    assert sum(counts) + pos.removals <= pos.turns
+    assert all(board[c] == "#" for c in CORNERS)
+    cells = list(board.cells)
+    if pos.winner is not None:
+        assert count_sequences(cells, pos.winner) >= win_target(pos.teams)
+    for team in colours:
+        if team != pos.winner:
+            assert count_sequences(cells, team) < win_target(pos.teams)
+
+
+def test_positions_cover_empty_to_late_game() -> None:
+    positions = [sample_position(np.random.default_rng(s)) for s in range(120)]
+    chips = [sum(p.board.count(t) for t in "BGR") for p in positions]
+    assert min(chips) == 0 and max(chips) >= 50
+    assert {p.teams for p in positions} == {2, 3}
+    assert any(p.winner for p in positions) and any(p.removals for p in positions)
+
+
+def test_render_set_is_deterministic_and_independent_of_n(tmp_path: pathlib.Path) -> None:
+    done: list[int] = []
+    a = render_set(tmp_path / "a", 2, 5, no_board=1, progress=done.append, config=SMALL)
+    b = render_set(tmp_path / "b", 3, 5, config=SMALL)
+    assert [p.name for p in a] == ["photo_0000.jpg", "photo_0001.jpg", "noboard_0000.jpg"]
+    assert done == [1, 2, 3]
+    for k in range(2):
+        assert a[k].read_bytes() == b[k].read_bytes()
+        assert a[k].with_suffix(".json").read_text() == b[k].with_suffix(".json").read_text()
+    label = json.loads(a[1].with_suffix(".json").read_text())
+    assert label["seed"] == 5 and label["index"] == 1 and label["image"] == "photo_0001.jpg"
+    assert len(label["grid"]) == 10
+    assert render_one(5, 1, config=SMALL).jpeg == a[1].read_bytes()
+    empty = json.loads((tmp_path / "a" / "noboard_0000.json").read_text())
+    assert empty["has_board"] is False and empty["grid"] is None
+    image = cv2.imread(str(a[0]))
+    _check_label(json.loads(a[0].with_suffix(".json").read_text()), image)
+
+
+def test_hands_hide_cells() -> None:
+    """With a hand in every photo, some cells are reported hidden, and only where the hand is."""
+    config = replace(SMALL, hand_share=1.0)
+    hidden = 0
+    for seed in range(4):
+        image, label = render_photo(np.random.default_rng(seed), config=config)
+        assert label["varied"]["hand_count"] >= 1
+        hidden += len(label["occluded"])
+        _check_label(label, image)
+    assert hidden > 0
+    quiet = replace(SMALL, hand_share=0.0, mug_share=0.0, cut_off_share=0.0)
+    for seed in range(2):
+        _, label = render_photo(np.random.default_rng(seed), config=quiet)
+        if label["board_fully_visible"]:
+            assert label["occluded"] == []
