@@ -1,0 +1,1 @@
+"""The rules of Sequence, pure: no I/O, no OpenCV (see ../shared/RULES.md)."""
