@@ -27,8 +27,9 @@ class VisionConfig:
     chip_radius: float = 0.27  # the disc that is tested for a chip (chips are 0.6-0.9 of a cell wide)
     chip_offset: float = 0.14  # how far off centre a chip may lie
     chip_min_cover: float = 0.96  # share of the disc that must differ from the paper for a chip
-    chip_max_texture: float = 25.0  # lightness gradient inside a chip (smooth plastic)
-    card_min_texture: float = 35.0  # busier than this is printed ink, not a chip
+    gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
+    chip_max_texture: float = 22.0  # lightness gradient inside a chip (smooth plastic)
+    card_min_texture: float = 28.0  # busier than this is printed ink, not a chip
     empty_max_cover: float = 0.93  # at most this much non-paper in the disc of an empty cell
     min_chip_chroma: float = 15.0  # Lab chroma of a chip's colour after white balance
     hue_margin_deg: float = 45.0  # a chip colour this far from every team's hue is unsure

@@ -14,7 +14,8 @@ from PIL import Image, UnidentifiedImageError
 from vision.config import VisionConfig
 from vision.errors import ImageTooLarge, ImageUnreadable
 
-_JPEG_END = b"\xff\xd9"
+_JPEG_START, _JPEG_END = b"\xff\xd8\xff", b"\xff\xd9"
+_PNG_START = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"IEND\xaeB`\x82"
 _REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                   8: cv2.IMREAD_REDUCED_COLOR_8}
@@ -91,6 +92,8 @@ def image_header(data: bytes, name: str) -> tuple[int, int, str]:
     except Image.DecompressionBombError:
         raise ImageTooLarge(f"{name} claims far more pixels than any camera takes. Send a smaller photo.") from None
     except (UnidentifiedImageError, OSError, ValueError):
+        if data.startswith((_JPEG_START, _PNG_START)):
+            raise ImageUnreadable(f"{name} is damaged or cut short. Take or send the photo again.") from None
         raise ImageUnreadable(f"{name} is not a photo seqcam can read. Send a JPEG or PNG image.") from None
     if width <= 0 or height <= 0:
         raise ImageUnreadable(f"{name} has no pixels. Send a JPEG or PNG photo.")

@@ -106,7 +106,8 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     colour = colour_sum / np.maximum(cover, 1e-3)[..., None]
     lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     gradient = np.hypot(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
-    texture = cv2.filter2D(gradient, -1, core, borderType=cv2.BORDER_REFLECT)
+    # capped, so that a chip's small sharp highlight weighs less than lines of printed ink
+    texture = cv2.filter2D(np.minimum(gradient, config.gradient_cap), -1, core, borderType=cv2.BORDER_REFLECT)
 
     # best disc position in each cell's central window
     reach = int(config.chip_offset * cell)

@@ -1,0 +1,36 @@
+"""Tiny synthetic rectified boards with known contents, drawn with OpenCV."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.cells import CORNER, LAYOUT, RED_SUITS
+
+CELL = 40
+CHIP_BGR = {"B": (190, 80, 20), "G": (60, 150, 30), "R": (40, 30, 200)}
+
+
+def drawn_board(grid: list[str], cell: int = CELL, paper=(235, 240, 245)) -> np.ndarray:
+    """A rectified board: cream cards with suit-coloured ink marks and a chip where the grid says."""
+    side = 10 * cell
+    image = np.zeros((side, side, 3), np.uint8)
+    for index, card in enumerate(LAYOUT):
+        row, col = divmod(index, 10)
+        y0, x0 = row * cell, col * cell
+        cv2.rectangle(image, (x0 + 1, y0 + 1), (x0 + cell - 2, y0 + cell - 2), paper, -1)
+        if card == CORNER:
+            cv2.circle(image, (x0 + cell // 2, y0 + cell // 2), cell // 3, (60, 60, 60), -1)
+            continue
+        ink = (40, 40, 200) if card[1] in RED_SUITS else (30, 30, 30)
+        cv2.putText(image, card[0], (x0 + 3, y0 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.35, ink, 1)
+        cv2.circle(image, (x0 + cell // 2, y0 + cell // 2 + 4), 4, ink, -1)
+        cv2.circle(image, (x0 + cell - 9, y0 + cell - 9), 3, ink, -1)
+        symbol = grid[row][col]
+        if symbol in CHIP_BGR:
+            centre = (x0 + cell // 2 + 2, y0 + cell // 2 - 1)
+            cv2.circle(image, centre, int(0.36 * cell), CHIP_BGR[symbol], -1, cv2.LINE_AA)
+            cv2.circle(image, (centre[0] - 4, centre[1] - 4), 3, (250, 250, 250), -1)  # glossy highlight
+        elif symbol == "?":
+            cv2.rectangle(image, (x0, y0), (x0 + cell, y0 + cell), (120, 160, 210), -1)  # a hand
+    return image

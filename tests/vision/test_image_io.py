@@ -1,0 +1,69 @@
+import io
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.config import VisionConfig
+from vision.errors import ImageTooLarge, ImageUnreadable
+from vision.image_io import decode_image, read_image_file
+
+CONFIG = VisionConfig()
+
+
+def jpeg_bytes(width: int, height: int) -> bytes:
+    image = np.full((height, width, 3), 200, np.uint8)
+    ok, encoded = cv2.imencode(".jpg", image)
+    assert ok
+    return encoded.tobytes()
+
+
+def test_decodes_a_jpeg_at_full_size_when_small():
+    decoded = decode_image(jpeg_bytes(640, 480), CONFIG)
+    assert decoded.image_bgr.shape == (480, 640, 3) and decoded.scale == 1.0
+
+
+def test_large_jpeg_is_decoded_at_a_reduced_scale_with_the_scale_reported():
+    decoded = decode_image(jpeg_bytes(4000, 3000), CONFIG)
+    assert decoded.image_bgr.shape == (1500, 2000, 3)
+    assert decoded.scale == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        (b"", "empty"),
+        (b"hello, this is not a photo", "not a photo"),
+        (jpeg_bytes(64, 64)[:300], "cut short"),
+        (jpeg_bytes(64, 64)[:-10], "cut short"),
+    ],
+)
+def test_bad_bytes_get_a_clear_message(data, words):
+    with pytest.raises(ImageUnreadable, match=words):
+        decode_image(data, CONFIG)
+
+
+def test_truncated_png():
+    ok, encoded = cv2.imencode(".png", np.zeros((64, 64, 3), np.uint8))
+    with pytest.raises(ImageUnreadable, match="cut short"):
+        decode_image(encoded.tobytes()[:-20], CONFIG)
+
+
+def test_decompression_bomb_is_refused_before_decoding():
+    # a real PNG header claiming 50,000 x 50,000 pixels, with almost no data behind it
+    buffer = io.BytesIO()
+    Image.new("L", (1, 1)).save(buffer, format="PNG")
+    data = bytearray(buffer.getvalue())
+    data[16:24] = (50_000).to_bytes(4, "big") * 2  # width and height in the IHDR chunk
+    data[29:33] = zlib.crc32(bytes(data[12:29])).to_bytes(4, "big")
+    with pytest.raises(ImageTooLarge, match="smaller photo"):
+        decode_image(bytes(data), CONFIG)
+
+
+def test_missing_file_and_folder(tmp_path):
+    with pytest.raises(ImageUnreadable, match="no file"):
+        read_image_file(tmp_path / "absent.jpg", CONFIG)
+    with pytest.raises(ImageUnreadable, match="folder"):
+        read_image_file(tmp_path, CONFIG)

@@ -1,0 +1,36 @@
+import numpy as np
+import pytest
+
+from referee.board import Board
+from vision.config import VisionConfig
+from vision.read_cells import cluster_team_hues, hue_gap, prepare, read_cells
+from tests.vision.synthetic import CELL, drawn_board
+
+CONFIG = VisionConfig(cell_px=CELL)
+GRID = ["#BB......#", ".GG.R.....", "..........", "...B......", "....??....",
+        "..........", ".R....G...", "..........", "......B...", "#G.......#"]
+
+
+@pytest.mark.parametrize("teams", [("B", "G", "R")])
+def test_reads_a_drawn_board_exactly(teams):
+    reading = read_cells(prepare(drawn_board(GRID), CONFIG), teams, CONFIG)
+    assert reading.board == Board.from_rows(GRID)
+
+
+def test_a_colour_cast_does_not_change_the_reading():
+    warm = drawn_board(GRID).astype(np.float32) * np.array([0.75, 0.95, 1.1])
+    image = np.clip(warm, 0, 255).astype(np.uint8)
+    reading = read_cells(prepare(image, CONFIG), ("B", "G", "R"), CONFIG)
+    assert reading.board == Board.from_rows(GRID)
+
+
+def test_red_chips_in_a_two_team_game_are_not_given_a_team():
+    reading = read_cells(prepare(drawn_board(GRID), CONFIG), ("B", "G"), CONFIG)
+    assert reading.board[14] == "?"  # cell 1,4 holds a red chip, which no team of this game plays
+    assert "R" not in reading.board.cells
+
+
+def test_hue_clusters_follow_the_photo():
+    hues = np.array([250.0, 255.0, 260.0, 100.0, 110.0])
+    centres = cluster_team_hues(hues, ("B", "G"))
+    assert hue_gap(centres["B"], 255.0) < 1 and hue_gap(centres["G"], 105.0) < 1
