@@ -67,6 +67,7 @@ def _render_job(job: tuple[str, int, int, bool]) -> str:
 
 
 def render_bench_set(out_dir: Path, n: int, no_board: int, seed: int, workers: int) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
     jobs = [(str(out_dir), seed, k, True) for k in range(n)] + [(str(out_dir), seed, k, False) for k in range(no_board)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         paths = list(tqdm(pool.map(_render_job, jobs, chunksize=2), total=len(jobs), unit="photo", desc="rendering"))
@@ -229,7 +230,6 @@ def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | 
     config = VisionConfig()
     with tempfile.TemporaryDirectory(prefix="seqcam-bench-") as scratch:
         out_dir = Path(photos_dir) if photos_dir else Path(scratch)
-        out_dir.mkdir(parents=True, exist_ok=True)
         paths = render_bench_set(out_dir, n, no_board, seed, workers)
         results = [bench_photo(path, config) for path in tqdm(paths, unit="photo", desc="reading")]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -23,7 +23,7 @@ from vision.errors import BoardNotFound
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.locate import GridFit, locate_grid
 from vision.orient import Orientation, find_orientation, ink_redness
-from vision.read_cells import CellReading, PreparedBoard, prepare, read_cells
+from vision.read_cells import PreparedBoard, prepare, read_cells
 from vision.warp import GRID, rotate_lattice, warp_board
 
 NO_BOARD = (
@@ -40,7 +40,6 @@ class Analysis:
     corners_xy: np.ndarray  # (4, 2) outer grid corners in the photo's pixels: printed TL, TR, BR, BL
     lattice_xy: np.ndarray  # (11, 11, 2) grid-line crossings, printed orientation
     orientation_deg: int  # clockwise angle of the printed top edge from the photo's x axis
-    confidence: np.ndarray  # (10, 10) per cell, printed orientation
     board_bgr: np.ndarray  # the rectified board, printed top up
     warnings: tuple[str, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
@@ -58,19 +57,25 @@ class _Timer:
 
 
 def working_copy(image_bgr: np.ndarray, fit: GridFit, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo scaled so a cell spans about two rectified cells (less aliasing, less work),
-    and the lattice in that copy's pixels."""
+    """The part of the photo around the grid, scaled so a cell spans about two rectified
+    cells (less aliasing, less work), and the lattice in that copy's pixels."""
+    height, width = image_bgr.shape[:2]
+    low = np.floor(fit.lattice_xy.reshape(-1, 2).min(axis=0)).astype(int) - 2
+    high = np.ceil(fit.lattice_xy.reshape(-1, 2).max(axis=0)).astype(int) + 3
+    left, top = max(0, low[0]), max(0, low[1])
+    crop = image_bgr[top : min(height, high[1]), left : min(width, high[0])]
+    lattice = fit.lattice_xy - np.float32([left, top])
     cell_size = float(np.linalg.norm(fit.corners_xy[1] - fit.corners_xy[0])) / GRID
     scale = min(1.0, 2.0 * cell_px / max(cell_size, 1.0))
     if scale > 0.8:
-        return image_bgr, fit.lattice_xy
-    small = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return small, fit.lattice_xy * scale
+        return crop, lattice
+    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return small, lattice * scale
 
 
-def orientation_of(prepared: PreparedBoard, reading: CellReading, config: VisionConfig) -> Orientation:
+def orientation_of(prepared: PreparedBoard, reading: Board, config: VisionConfig) -> Orientation:
     redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, config)
-    visible_cards = np.array([symbol == EMPTY for symbol in reading.board.cells]).reshape(GRID, GRID)
+    visible_cards = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
     return find_orientation(redness, visible_cards)
 
 
@@ -108,11 +113,10 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
             "Sequences and the winner are right; cell positions may be turned."
         )
     return Analysis(
-        board=turned(reading.board, turns),
+        board=turned(reading, turns),
         corners_xy=corners,
         lattice_xy=lattice_xy,
         orientation_deg=int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360,
-        confidence=np.rot90(reading.confidence, -turns).copy(),
         board_bgr=np.rot90(board_bgr, -turns).copy(),
         warnings=tuple(warnings),
         timings_ms=timer.timings,

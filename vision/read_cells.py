@@ -29,7 +29,7 @@ class CellFeatures:
     corner_paper: np.ndarray  # share of the cell's four corners that is paper
     colour_lab: np.ndarray  # (10, 10, 3) mean L, a, b of the non-paper part of the disc
     texture: np.ndarray  # mean gradient of lightness inside the disc: ink and art are busy, chips smooth
-    round_fill: np.ndarray  # chip-coloured blob's area over its enclosing circle's: a disc is near 1, a heart not
+    centre_yx: np.ndarray  # (10, 10, 2) where the disc was placed, in board pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,28 +41,25 @@ class PreparedBoard:
     cell_px: int
 
 
-@dataclass(frozen=True, slots=True)
-class CellReading:
-    board: Board
-    confidence: np.ndarray  # (10, 10) in [0, 1]
-    features: CellFeatures
-
-
 def white_balanced_lab(board_bgr: np.ndarray) -> np.ndarray:
     """Float Lab (L 0-100, a and b signed) after scaling the paper white to neutral."""
-    image = board_bgr.astype(np.float32)
-    brightness = image.max(axis=2)
-    paper = brightness >= np.percentile(brightness, 75)
-    gains = image[paper].mean(axis=0)
-    balanced = np.clip(image * (235.0 / np.maximum(gains, 1.0)), 0, 255) / 255.0
-    return cv2.cvtColor(balanced.astype(np.float32), cv2.COLOR_BGR2LAB)
+    blue, green, red = cv2.split(board_bgr)
+    brightness = cv2.max(cv2.max(blue, green), red)
+    paper = (brightness >= np.percentile(brightness[::3, ::3], 75)).astype(np.uint8)
+    gains = np.array(cv2.mean(board_bgr, mask=paper)[:3], np.float32)
+    balanced = cv2.multiply(board_bgr, tuple(float(g) for g in 235.0 / np.maximum(gains, 1.0)) + (0.0,),
+                            dtype=cv2.CV_8U)
+    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 1:] -= 128.0
+    return lab
 
 
 def paper_distance(lab: np.ndarray) -> np.ndarray:
     """How far each pixel is from the board's paper colour (Lab distance, L weighted half)."""
-    lightness = lab[..., 0]
-    paper = lightness >= np.percentile(lightness, 75)
-    reference = np.median(lab[paper], axis=0)
+    sample = lab[::3, ::3]
+    paper = sample[..., 0] >= np.percentile(sample[..., 0], 75)
+    reference = np.median(sample[paper], axis=0)
     delta = lab - reference
     return np.sqrt((0.5 * delta[..., 0]) ** 2 + delta[..., 1] ** 2 + delta[..., 2] ** 2)
 
@@ -99,15 +96,16 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     non-paper within ``chip_offset`` of the cell's centre (chips lie off centre)."""
     lab, not_paper, cell = prepared.lab, prepared.not_paper, prepared.cell_px
     disc = _disc_kernel(config.chip_radius * cell)
-    core = _disc_kernel(0.8 * config.chip_radius * cell)
     cover = cv2.filter2D(not_paper, -1, disc, borderType=cv2.BORDER_REFLECT)
-    # mean colour of the non-paper part of the disc around every pixel
-    colour_sum = cv2.filter2D(lab * not_paper[..., None], -1, disc, borderType=cv2.BORDER_REFLECT)
-    colour = colour_sum / np.maximum(cover, 1e-3)[..., None]
+    # mean colour of the non-paper pixels in a square about the size of the disc (a box is cheap)
+    box = (int(1.6 * config.chip_radius * cell) | 1,) * 2
+    colour_sum = cv2.boxFilter(lab * not_paper[..., None], -1, box, borderType=cv2.BORDER_REFLECT)
+    colour = colour_sum / np.maximum(cv2.boxFilter(not_paper, -1, box, borderType=cv2.BORDER_REFLECT), 1e-3)[..., None]
     lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     gradient = np.hypot(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
     # capped, so that a chip's small sharp highlight weighs less than lines of printed ink
-    texture = cv2.filter2D(np.minimum(gradient, config.gradient_cap), -1, core, borderType=cv2.BORDER_REFLECT)
+    core = (int(1.2 * config.chip_radius * cell) | 1,) * 2
+    texture = cv2.boxFilter(np.minimum(gradient, config.gradient_cap), -1, core, borderType=cv2.BORDER_REFLECT)
 
     # best disc position in each cell's central window
     reach = int(config.chip_offset * cell)
@@ -124,12 +122,7 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     ring = (square > 0.3) & (square < 0.42) & (np.hypot(yy, xx) > 0.45 * cell)
     paper = 1.0 - _per_cell(not_paper, cell)
     corner_paper = paper[:, :, ring].mean(axis=2)
-    cell_colour = colour[ys, xs]
-    candidates = cover[ys, xs] >= config.chip_min_cover
-    round_fill = np.zeros((GRID, GRID), np.float32)
-    for row, col in zip(*np.nonzero(candidates)):
-        round_fill[row, col] = blob_roundness(lab, int(ys[row, col]), int(xs[row, col]), cell_colour[row, col], cell)
-    return CellFeatures(cover[ys, xs], corner_paper, cell_colour, texture[ys, xs], round_fill)
+    return CellFeatures(cover[ys, xs], corner_paper, colour[ys, xs], texture[ys, xs], np.stack([ys, xs], axis=-1))
 
 
 def blob_roundness(lab: np.ndarray, y: int, x: int, colour: np.ndarray, cell: int) -> float:
@@ -176,46 +169,41 @@ def cluster_team_hues(hues: np.ndarray, teams: tuple[str, ...]) -> dict[str, flo
     return centres
 
 
-def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig) -> CellReading:
-    """The grid symbol of every cell, and how sure each call is."""
+def classify(features: CellFeatures, prepared: PreparedBoard, teams: tuple[str, ...],
+             config: VisionConfig) -> Board:
+    """The grid symbol of every cell."""
     hue = hue_deg(features.colour_lab)
     chroma = np.hypot(features.colour_lab[..., 1], features.colour_lab[..., 2])
     chip_like = (features.disc_cover >= config.chip_min_cover) & (chroma >= config.min_chip_chroma)
     centres = cluster_team_hues(hue[chip_like], teams)
-    symbols: list[str] = []
-    confidence = np.zeros((GRID, GRID), np.float32)
-    for row in range(GRID):
-        for col in range(GRID):
-            index = row * GRID + col
-            if index in CORNERS:
-                symbols.append(CORNER_MARK)
-                confidence[row, col] = 1.0
-                continue
-            symbol, sure = _classify_cell(features, row, col, hue[row, col], chroma[row, col], centres, config)
-            symbols.append(symbol)
-            confidence[row, col] = sure
-    return CellReading(Board("".join(symbols)), confidence, features)
+    symbols = []
+    for index in range(GRID * GRID):
+        row, col = divmod(index, GRID)
+        symbol = CORNER_MARK if index in CORNERS else _classify_cell(features, row, col, hue[row, col], chroma[row, col], centres, config)
+        if symbol == "R":
+            y, x = features.centre_yx[row, col]
+            if blob_roundness(prepared.lab, int(y), int(x), features.colour_lab[row, col], prepared.cell_px) < config.red_min_round_fill:
+                symbol = UNKNOWN  # red suit ink (a big heart or diamond) is not a red chip
+        symbols.append(symbol)
+    return Board("".join(symbols))
 
 
 def _classify_cell(features: CellFeatures, row: int, col: int, hue: float, chroma: float,
-                   centres: dict[str, float], config: VisionConfig) -> tuple[str, float]:
+                   centres: dict[str, float], config: VisionConfig) -> str:
     cover = float(features.disc_cover[row, col])
     texture = float(features.texture[row, col])
     if float(features.corner_paper[row, col]) < config.min_corner_paper:
-        return UNKNOWN, 0.0  # a hand, a shadow or glare over the whole cell
+        return UNKNOWN  # a hand, a shadow or glare over the whole cell
     chip_like = cover >= config.chip_min_cover and texture <= config.chip_max_texture and chroma >= config.min_chip_chroma
     if not chip_like:
-        if cover <= config.empty_max_cover or texture >= config.card_min_texture:
-            return EMPTY, 1.0
-        return UNKNOWN, 0.0
+        return EMPTY if cover <= config.empty_max_cover or texture >= config.card_min_texture else UNKNOWN
     gaps = sorted((float(hue_gap(hue, centre)), team) for team, centre in centres.items())
     (best_gap, team), (second_gap, _) = gaps[0], gaps[1] if len(gaps) > 1 else (360.0, "")
     if best_gap > config.hue_margin_deg or second_gap - best_gap < config.hue_separation_deg:
-        return UNKNOWN, 0.0
-    if team == "R" and features.round_fill[row, col] < config.red_min_round_fill:
-        return UNKNOWN, 0.0  # red suit ink (a big heart or diamond) is not a red chip
-    return team, 1.0
+        return UNKNOWN
+    return team
 
 
-def read_cells(prepared: PreparedBoard, teams: tuple[str, ...], config: VisionConfig) -> CellReading:
-    return classify(measure_cells(prepared, config), teams, config)
+def read_cells(prepared: PreparedBoard, teams: tuple[str, ...], config: VisionConfig) -> Board:
+    """Every cell's symbol in the grid text form, in the rectified board's own orientation."""
+    return classify(measure_cells(prepared, config), prepared, teams, config)

@@ -29,20 +29,17 @@ def rotate_lattice(lattice_xy: np.ndarray, quarter_turns: int) -> np.ndarray:
 
 
 def warp_maps(lattice_xy: np.ndarray, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
-    """cv2.remap maps: for every pixel of the square board image, where to read the photo."""
+    """cv2.remap maps: for every pixel of the square board image, where to read the photo.
+    Bilinear inside each cell: first along the rows of the lattice, then down the columns."""
     side = GRID * cell_px
     u = (np.arange(side, dtype=np.float32) + 0.5) / cell_px  # grid units, cell centres at .5
-    i0 = np.clip(np.floor(u).astype(np.int32), 0, GRID - 1)
-    frac = u - i0
-    rows_i, cols_i = np.meshgrid(i0, i0, indexing="ij")
-    rows_f, cols_f = np.meshgrid(frac, frac, indexing="ij")
-    top_left = lattice_xy[rows_i, cols_i]
-    top_right = lattice_xy[rows_i, cols_i + 1]
-    bottom_left = lattice_xy[rows_i + 1, cols_i]
-    bottom_right = lattice_xy[rows_i + 1, cols_i + 1]
-    cf, rf = cols_f[..., None], rows_f[..., None]
-    points = (top_left * (1 - cf) + top_right * cf) * (1 - rf) + (bottom_left * (1 - cf) + bottom_right * cf) * rf
-    return points[..., 0].astype(np.float32), points[..., 1].astype(np.float32)
+    first = np.clip(np.floor(u).astype(np.int32), 0, GRID - 1)
+    frac = (u - first)[:, None]
+    # every lattice row, sampled at each output column: (11, side, 2)
+    along = lattice_xy[:, first] * (1 - frac) + lattice_xy[:, first + 1] * frac
+    rows = frac[:, :, None]
+    points = along[first] * (1 - rows) + along[first + 1] * rows  # (side, side, 2)
+    return np.ascontiguousarray(points[..., 0], np.float32), np.ascontiguousarray(points[..., 1], np.float32)
 
 
 def warp_board(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
