@@ -227,3 +227,16 @@ def test_hands_hide_cells() -> None:
         _, label = render_photo(np.random.default_rng(seed), config=quiet)
         if label["board_fully_visible"]:
             assert label["occluded"] == []
+
+
+@pytest.mark.parametrize("centre", [(3.0, 50.0), (97.0, 50.0), (50.0, 2.0), (50.0, 98.0)])
+def test_a_chip_next_to_the_artwork_edge_is_still_drawn(centre):
+    # regression: chips on edge cells of thin-margin boards were labelled but not drawn
+    from vision.render.chips import ChipPainter, sample_chip_style
+
+    style = sample_chip_style(np.random.default_rng(1))
+    painter = ChipPainter(style, 12.0, light_dir=(0.6, -0.8), shadow_offset=(2.0, 2.0), max_parallax=3.0)
+    canvas = np.full((100, 100, 3), 240, np.uint8)
+    painter.paint(canvas, centre, style.colour("B"), (0.0, 0.0))
+    x, y = int(centre[0]), int(centre[1])
+    assert not np.array_equal(canvas[y, x], [240, 240, 240])

@@ -115,23 +115,28 @@ class ChipPainter:
         cx, cy = int(round(centre_xy[0])), int(round(centre_xy[1]))
         x0, y0 = cx - hh, cy - hh
         h, w = image_bgr.shape[:2]
-        if x0 < 0 or y0 < 0 or x0 + 2 * hh + 1 > w or y0 + 2 * hh + 1 > h:
+        # a chip on an edge cell of a board with a thin margin may reach past the artwork: clip it
+        left, top = max(0, -x0), max(0, -y0)
+        right, bottom = min(2 * hh + 1, w - x0), min(2 * hh + 1, h - y0)
+        if right <= left or bottom <= top:
             return
-        region = image_bgr[y0 : y0 + 2 * hh + 1, x0 : x0 + 2 * hh + 1]
+        region = image_bgr[y0 + top : y0 + bottom, x0 + left : x0 + right]
+        window = (slice(top, bottom), slice(left, right))
         patch = region.astype(np.float32)
         under = patch.copy()
-        patch *= (1 - self.shadow)[..., None]
+        patch *= (1 - self.shadow[window])[..., None]
         px, py = int(round(parallax[0])), int(round(parallax[1]))
         col = np.asarray(colour, np.float32)
         side = self.face
         for t in (1 / 3, 2 / 3, 1.0):
             side = np.maximum(side, _shifted(self.face, int(round(t * px)), int(round(t * py))))
+        side = side[window]
         patch = patch * (1 - side[..., None]) + (col * 0.5)[None, None, :] * side[..., None]
-        face = _shifted(self.face, px, py)[..., None]
-        top = _shifted(self._top(colour), px, py) + _shifted(self.spec, px, py)[..., None]
+        face = _shifted(self.face, px, py)[window][..., None]
+        top_layer = (_shifted(self._top(colour), px, py) + _shifted(self.spec, px, py)[..., None])[window]
         if self.style.translucency > 0:
-            top = top + under * (col / 255.0 * 1.3 * self.style.translucency)[None, None, :]
-        patch = patch * (1 - face) + top * face
+            top_layer = top_layer + under * (col / 255.0 * 1.3 * self.style.translucency)[None, None, :]
+        patch = patch * (1 - face) + top_layer * face
         np.clip(patch, 0, 255, out=patch)
         region[:] = patch.astype(np.uint8)
 
