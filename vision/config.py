@@ -32,8 +32,10 @@ class VisionConfig:
     card_min_texture: float = 28.0  # busier than this is printed ink, not a chip
     empty_max_cover: float = 0.93  # at most this much non-paper in the disc of an empty cell
     min_chip_chroma: float = 15.0  # Lab chroma of a chip's colour after white balance
-    hue_margin_deg: float = 45.0  # a chip colour this far from every team's hue is unsure
-    hue_separation_deg: float = 20.0  # and so is one nearly as close to two teams
+    team_hue_reach_deg: float = 60.0  # chips further than this in hue from a team's typical colour never shape its cluster
+    colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
+    colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
+    colour_separation: float = 1.8  # the next team must be this many times further away
     red_min_round_fill: float = 0.68  # a red blob less round than this may be a heart or diamond
     min_corner_paper: float = 0.35  # a cell whose corners are not paper is hidden
 

@@ -143,6 +143,29 @@ def blob_roundness(lab: np.ndarray, y: int, x: int, colour: np.ndarray, cell: in
     return float(len(points) / (np.pi * max(radius, 1.0) ** 2))
 
 
+def typical_chip_ab(team: str, chroma: float = 40.0) -> np.ndarray:
+    angle = np.radians(TEAM_HUES_DEG[team])
+    return np.float32([chroma * np.cos(angle), chroma * np.sin(angle)])
+
+
+def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config: VisionConfig) -> dict[str, np.ndarray]:
+    """Each team's chip colour (a, b) in this photo: a few rounds of k-means started from the
+    typical colours; a colour far from every team's start joins none."""
+    centres = {team: typical_chip_ab(team) for team in teams}
+    for _ in range(6):
+        if colours_ab.size == 0:
+            break
+        names = list(centres)
+        distances = np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names])
+        nearest = distances.argmin(axis=0)
+        for i, team in enumerate(names):
+            hue_gaps = hue_gap(np.degrees(np.arctan2(colours_ab[:, 1], colours_ab[:, 0])) % 360, TEAM_HUES_DEG[team])
+            members = colours_ab[(nearest == i) & (hue_gaps < config.team_hue_reach_deg)]
+            if len(members):
+                centres[team] = members.mean(axis=0)
+    return centres
+
+
 def hue_deg(colour_lab: np.ndarray) -> np.ndarray:
     return np.degrees(np.arctan2(colour_lab[..., 2], colour_lab[..., 1])) % 360
 
@@ -151,55 +174,47 @@ def hue_gap(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
     return np.abs((np.asarray(a) - np.asarray(b) + 180) % 360 - 180)
 
 
-def cluster_team_hues(hues: np.ndarray, teams: tuple[str, ...]) -> dict[str, float]:
-    """Adapts each team's hue to this photo: a few rounds of k-means on the circle,
-    started from the typical hues."""
-    centres = {team: TEAM_HUES_DEG[team] for team in teams}
-    for _ in range(5):
-        if hues.size == 0:
-            break
-        names = list(centres)
-        gaps = np.stack([hue_gap(hues, centres[t]) for t in names])
-        nearest = gaps.argmin(axis=0)
-        for i, team in enumerate(names):
-            members = hues[(nearest == i) & (gaps[i] < 60)]
-            if members.size:
-                angle = np.radians(members)
-                centres[team] = float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) % 360)
-    return centres
-
-
 def classify(features: CellFeatures, prepared: PreparedBoard, teams: tuple[str, ...],
              config: VisionConfig) -> Board:
     """The grid symbol of every cell."""
-    hue = hue_deg(features.colour_lab)
-    chroma = np.hypot(features.colour_lab[..., 1], features.colour_lab[..., 2])
-    chip_like = (features.disc_cover >= config.chip_min_cover) & (chroma >= config.min_chip_chroma)
-    centres = cluster_team_hues(hue[chip_like], teams)
-    symbols = []
-    for index in range(GRID * GRID):
+    kinds = [CORNER_MARK if index in CORNERS else _kind_of_cell(features, *divmod(index, GRID), config)
+             for index in range(GRID * GRID)]
+    colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
+    chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
+    centres = cluster_team_colours(colours_ab[chips], teams, config)
+    for index in chips:
         row, col = divmod(index, GRID)
-        symbol = CORNER_MARK if index in CORNERS else _classify_cell(features, row, col, hue[row, col], chroma[row, col], centres, config)
-        if symbol == "R":
+        team = _team_of(colours_ab[index], centres, config)
+        if team == "R":
             y, x = features.centre_yx[row, col]
             if blob_roundness(prepared.lab, int(y), int(x), features.colour_lab[row, col], prepared.cell_px) < config.red_min_round_fill:
-                symbol = UNKNOWN  # red suit ink (a big heart or diamond) is not a red chip
-        symbols.append(symbol)
-    return Board("".join(symbols))
+                team = UNKNOWN  # red suit ink (a big heart or diamond) is not a red chip
+        kinds[index] = team
+    return Board("".join(kinds))
 
 
-def _classify_cell(features: CellFeatures, row: int, col: int, hue: float, chroma: float,
-                   centres: dict[str, float], config: VisionConfig) -> str:
-    cover = float(features.disc_cover[row, col])
-    texture = float(features.texture[row, col])
+_CHIP = "chip"
+
+
+def _kind_of_cell(features: CellFeatures, row: int, col: int, config: VisionConfig) -> str:
+    """EMPTY, UNKNOWN, or _CHIP (a chip whose team is decided with the photo's colours)."""
     if float(features.corner_paper[row, col]) < config.min_corner_paper:
         return UNKNOWN  # a hand, a shadow or glare over the whole cell
-    chip_like = cover >= config.chip_min_cover and texture <= config.chip_max_texture and chroma >= config.min_chip_chroma
-    if not chip_like:
-        return EMPTY if cover <= config.empty_max_cover or texture >= config.card_min_texture else UNKNOWN
-    gaps = sorted((float(hue_gap(hue, centre)), team) for team, centre in centres.items())
-    (best_gap, team), (second_gap, _) = gaps[0], gaps[1] if len(gaps) > 1 else (360.0, "")
-    if best_gap > config.hue_margin_deg or second_gap - best_gap < config.hue_separation_deg:
+    cover = float(features.disc_cover[row, col])
+    texture = float(features.texture[row, col])
+    chroma = float(np.hypot(*features.colour_lab[row, col, 1:]))
+    if cover >= config.chip_min_cover and texture <= config.chip_max_texture and chroma >= config.min_chip_chroma:
+        return _CHIP
+    return EMPTY if cover <= config.empty_max_cover or texture >= config.card_min_texture else UNKNOWN
+
+
+def _team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> str:
+    """The team whose chip colour is clearly nearest, or UNKNOWN."""
+    ranked = sorted((float(np.linalg.norm(colour_ab - centre)), team) for team, centre in centres.items())
+    best, team = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else np.inf
+    reach = max(config.colour_reach, config.colour_reach_share * float(np.linalg.norm(centres[team])))
+    if best > reach or second < config.colour_separation * best:
         return UNKNOWN
     return team
 

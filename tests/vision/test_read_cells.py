@@ -3,7 +3,7 @@ import pytest
 
 from referee.board import Board
 from vision.config import VisionConfig
-from vision.read_cells import cluster_team_hues, hue_gap, prepare, read_cells
+from vision.read_cells import cluster_team_colours, prepare, read_cells
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -30,7 +30,8 @@ def test_red_chips_in_a_two_team_game_are_not_given_a_team():
     assert "R" not in reading.cells
 
 
-def test_hue_clusters_follow_the_photo():
-    hues = np.array([250.0, 255.0, 260.0, 100.0, 110.0])
-    centres = cluster_team_hues(hues, ("B", "G"))
-    assert hue_gap(centres["B"], 255.0) < 1 and hue_gap(centres["G"], 105.0) < 1
+def test_team_colours_follow_the_photo():
+    light_blue, teal = np.float32([5, -30]), np.float32([-35, 5])
+    colours = np.stack([light_blue + 1, light_blue - 1, teal + 2, teal - 2])
+    centres = cluster_team_colours(colours, ("B", "G"), CONFIG)
+    assert np.allclose(centres["B"], light_blue) and np.allclose(centres["G"], teal)
