@@ -40,6 +40,7 @@ class VisionConfig:
     min_corner_paper: float = 0.35  # a cell whose corners are not paper is hidden
 
     # orientation
+    chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour
     red_ink_chroma: float = 20.0  # ink at least this colourful (and red) is red suit ink
     dark_ink_lightness: float = 45.0  # ink darker than this (and grey) is black suit ink
     min_orientation_margin: float = 3.0  # fewer votes' lead than this: the side is not certain

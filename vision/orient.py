@@ -28,12 +28,16 @@ class Orientation:
     votes: int  # cards that voted
 
 
-def ink_redness(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, config: VisionConfig) -> np.ndarray:
-    """Per cell, in [-1, 1]: how much of the ink is red (+1) rather than dark (-1)."""
+def ink_redness(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, config: VisionConfig,
+                covered: np.ndarray | None = None) -> np.ndarray:
+    """Per cell, in [-1, 1]: how much of the ink is red (+1) rather than dark (-1).
+    ``covered`` (H, W) marks pixels to ignore (chips), leaving a covered card its corners."""
     a, b = lab[..., 1], lab[..., 2]
     chroma = np.hypot(a, b)
     hue = np.degrees(np.arctan2(b, a)) % 360
     ink = not_paper > 0
+    if covered is not None:
+        ink &= ~covered
     red = ink & (chroma >= config.red_ink_chroma) & ((hue < 70) | (hue > 330))
     dark = ink & (chroma < config.red_ink_chroma) & (lab[..., 0] < config.dark_ink_lightness)
     red_count = red.reshape(GRID, cell_px, GRID, cell_px).sum(axis=(1, 3)).astype(np.float32)

@@ -16,14 +16,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.board import EMPTY, Board
+from referee.board import CHIP_COLOURS, EMPTY, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.locate import GridFit, locate_grid
 from vision.orient import Orientation, find_orientation, ink_redness
-from vision.read_cells import PreparedBoard, prepare, read_cells
+from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare
 from vision.warp import GRID, rotate_lattice, warp_board
 
 NO_BOARD = (
@@ -73,10 +73,18 @@ def working_copy(image_bgr: np.ndarray, fit: GridFit, cell_px: int) -> tuple[np.
     return small, lattice * scale
 
 
-def orientation_of(prepared: PreparedBoard, reading: Board, config: VisionConfig) -> Orientation:
-    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, config)
-    visible_cards = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
-    return find_orientation(redness, visible_cards)
+def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> Orientation:
+    """Every card still showing ink votes: empty cells with all of it, cells under a chip
+    with the corners the chip leaves free (the corner indices carry the suit's colour)."""
+    covered = np.zeros(prepared.not_paper.shape, np.uint8)
+    radius = int(round(config.chip_cover_radius * prepared.cell_px))
+    for index, symbol in enumerate(reading.cells):
+        if symbol in CHIP_COLOURS:
+            y, x = features.centre_yx[divmod(index, GRID)]
+            cv2.circle(covered, (int(x), int(y)), radius, 1, -1)
+    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, config, covered.astype(bool))
+    voting = np.array([symbol == EMPTY or symbol in CHIP_COLOURS for symbol in reading.cells]).reshape(GRID, GRID)
+    return find_orientation(redness, voting)
 
 
 def turned(board: Board, quarter_turns: int) -> Board:
@@ -97,9 +105,10 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     board_bgr = warp_board(work_bgr, lattice, config.cell_px)
     timer.lap("warp")
     prepared = prepare(board_bgr, config)
-    reading = read_cells(prepared, teams_for(team_count), config)
+    features = measure_cells(prepared, config)
+    reading = classify(features, prepared, teams_for(team_count), config)
     timer.lap("read")
-    orientation = orientation_of(prepared, reading, config)
+    orientation = orientation_of(prepared, reading, features, config)
     timer.lap("orient")
 
     turns = orientation.quarter_turns
