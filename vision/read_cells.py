@@ -26,8 +26,9 @@ class CellFeatures:
     """Per-cell measurements, each a (10, 10) array."""
 
     disc_cover: np.ndarray  # share of the best-placed chip disc that is not paper
+    colour_cover: np.ndarray  # share of that disc of one colour (a chip, even pale or translucent)
     corner_paper: np.ndarray  # share of the cell's four corners that is paper
-    colour_lab: np.ndarray  # (10, 10, 3) mean L, a, b of the non-paper part of the disc
+    colour_lab: np.ndarray  # (10, 10, 3) median L, a, b of the coloured part of the disc
     texture: np.ndarray  # mean gradient of lightness inside the disc: ink and art are busy, chips smooth
     centre_yx: np.ndarray  # (10, 10, 2) where the disc was placed, in board pixels
 
@@ -55,18 +56,46 @@ def white_balanced_lab(board_bgr: np.ndarray) -> np.ndarray:
     return lab
 
 
+def card_ring(cell: int) -> np.ndarray:
+    """(cell, cell) mask of a card's corners, inset from the separating lines: paper
+    unless a hand, a shadow or a large chip covers them."""
+    yy, xx = np.mgrid[0:cell, 0:cell] - (cell - 1) / 2
+    square = np.maximum(np.abs(yy), np.abs(xx)) / cell
+    return (square > 0.3) & (square < 0.42) & (np.hypot(yy, xx) > 0.45 * cell)
+
+
+def local_paper(lab: np.ndarray, cell: int) -> np.ndarray:
+    """(10, 10, 3) the paper's Lab colour around each cell, from the brighter half of its
+    card corners, smoothed over neighbours so that covered corners borrow from them."""
+    ring = _per_cell(lab, cell)[:, :, card_ring(cell)]  # (10, 10, P, 3)
+    lightness = ring[..., 0]
+    bright = lightness >= np.median(lightness, axis=2, keepdims=True)
+    paper = np.stack([np.nanmedian(np.where(bright, ring[..., k], np.nan), axis=2) for k in range(3)], axis=-1)
+    paper = np.nan_to_num(paper, nan=float(np.nanmedian(paper[..., 0])))
+    # a cell's corners may be under a hand: the brightest of its neighbourhood wins, colour by median
+    smooth = cv2.medianBlur(np.ascontiguousarray(paper[..., 1:]).astype(np.float32), 3)
+    lightest = cv2.dilate(paper[..., 0].astype(np.float32), np.ones((3, 3), np.uint8))
+    return np.dstack([lightest, smooth]).astype(np.float32)
+
+
+def normalised_to_paper(lab: np.ndarray, cell: int) -> np.ndarray:
+    """Lab with the local paper colour moved to (92, 0, 0): undoes light gradients, colour
+    casts and soft shadows across the board."""
+    paper = cv2.resize(local_paper(lab, cell), (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
+    out = np.empty_like(lab)
+    out[..., 0] = lab[..., 0] * (92.0 / np.maximum(paper[..., 0], 5.0))
+    out[..., 1:] = lab[..., 1:] - paper[..., 1:]
+    return out
+
+
 def paper_distance(lab: np.ndarray) -> np.ndarray:
-    """How far each pixel is from the board's paper colour (Lab distance, L weighted half)."""
-    sample = lab[::3, ::3]
-    paper = sample[..., 0] >= np.percentile(sample[..., 0], 75)
-    reference = np.median(sample[paper], axis=0)
-    delta = lab - reference
-    return np.sqrt((0.5 * delta[..., 0]) ** 2 + delta[..., 1] ** 2 + delta[..., 2] ** 2)
+    """How far each pixel of a paper-normalised Lab image is from paper (L weighted half)."""
+    return np.sqrt((0.5 * (lab[..., 0] - 92.0)) ** 2 + lab[..., 1] ** 2 + lab[..., 2] ** 2)
 
 
 def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
     cell_px = board_bgr.shape[0] // GRID
-    lab = white_balanced_lab(board_bgr)
+    lab = normalised_to_paper(white_balanced_lab(board_bgr), cell_px)
     not_paper = (paper_distance(lab) > config.paper_distance).astype(np.uint8)
     return PreparedBoard(lab, fill_small_holes(not_paper, config.highlight_max_area * cell_px**2), cell_px)
 
@@ -97,10 +126,6 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     lab, not_paper, cell = prepared.lab, prepared.not_paper, prepared.cell_px
     disc = _disc_kernel(config.chip_radius * cell)
     cover = cv2.filter2D(not_paper, -1, disc, borderType=cv2.BORDER_REFLECT)
-    # mean colour of the non-paper pixels in a square about the size of the disc (a box is cheap)
-    box = (int(1.6 * config.chip_radius * cell) | 1,) * 2
-    colour_sum = cv2.boxFilter(lab * not_paper[..., None], -1, box, borderType=cv2.BORDER_REFLECT)
-    colour = colour_sum / np.maximum(cv2.boxFilter(not_paper, -1, box, borderType=cv2.BORDER_REFLECT), 1e-3)[..., None]
     lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     gradient = np.hypot(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
     # capped, so that a chip's small sharp highlight weighs less than lines of printed ink
@@ -116,13 +141,27 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     rows, cols = np.mgrid[0:GRID, 0:GRID]
     ys, xs = rows * cell + low + dy, cols * cell + low + dx
 
-    # the card's corners, inset from the separating lines: paper unless a hand or shadow covers them
-    yy, xx = np.mgrid[0:cell, 0:cell] - (cell - 1) / 2
-    square = np.maximum(np.abs(yy), np.abs(xx)) / cell
-    ring = (square > 0.3) & (square < 0.42) & (np.hypot(yy, xx) > 0.45 * cell)
-    paper = 1.0 - _per_cell(not_paper, cell)
-    corner_paper = paper[:, :, ring].mean(axis=2)
-    return CellFeatures(cover[ys, xs], corner_paper, colour[ys, xs], texture[ys, xs], np.stack([ys, xs], axis=-1))
+    corner_paper = 1.0 - _per_cell(not_paper, cell)[:, :, card_ring(cell)].mean(axis=2)
+    colour, colour_cover = disc_colours(lab, ys, xs, int(config.chip_radius * cell), config)
+    return CellFeatures(cover[ys, xs], colour_cover, corner_paper, colour, texture[ys, xs], np.stack([ys, xs], axis=-1))
+
+
+def disc_colours(lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, radius: int,
+                 config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, the median colour of the coloured pixels of the disc at (ys, xs), and the
+    share of the disc close to that colour."""
+    offsets = np.arange(-radius, radius + 1)
+    dy, dx = np.meshgrid(offsets, offsets, indexing="ij")
+    inside = dy**2 + dx**2 <= radius**2
+    patches = lab[ys[..., None] + dy[inside], xs[..., None] + dx[inside]]  # (10, 10, P, 3)
+    ab = patches[..., 1:]
+    coloured = np.hypot(ab[..., 0], ab[..., 1]) >= config.min_colour_chroma
+    median = np.nanmedian(np.where(coloured[..., None], patches, np.nan), axis=2)
+    median = np.nan_to_num(median)
+    distance = np.linalg.norm(ab - median[:, :, None, 1:], axis=-1)
+    reach = np.maximum(config.colour_spread, config.colour_spread_share * np.hypot(median[..., 1], median[..., 2]))
+    colour_cover = (coloured & (distance <= reach[..., None])).mean(axis=2)
+    return median.astype(np.float32), colour_cover.astype(np.float32)
 
 
 def blob_roundness(lab: np.ndarray, y: int, x: int, colour: np.ndarray, cell: int) -> float:
@@ -134,6 +173,9 @@ def blob_roundness(lab: np.ndarray, y: int, x: int, colour: np.ndarray, cell: in
     chroma = float(np.hypot(colour[1], colour[2]))
     distance = np.hypot(crop[..., 1] - colour[1], crop[..., 2] - colour[2])
     same = (distance < max(10.0, 0.5 * chroma)).astype(np.uint8)
+    # touching chips of one team meet at a narrow neck: open it so each chip stands alone
+    neck = max(3, int(0.15 * cell) | 1)
+    same = cv2.morphologyEx(same, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (neck, neck)))
     count, labels = cv2.connectedComponents(same, connectivity=8)
     label = labels[y - top, x - left]
     if label == 0:
@@ -177,35 +219,39 @@ def hue_gap(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
 def classify(features: CellFeatures, prepared: PreparedBoard, teams: tuple[str, ...],
              config: VisionConfig) -> Board:
     """The grid symbol of every cell."""
-    kinds = [CORNER_MARK if index in CORNERS else _kind_of_cell(features, *divmod(index, GRID), config)
+    kinds = [CORNER_MARK if index in CORNERS else _kind_of_cell(features, prepared, *divmod(index, GRID), config)
              for index in range(GRID * GRID)]
     colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
     centres = cluster_team_colours(colours_ab[chips], teams, config)
     for index in chips:
-        row, col = divmod(index, GRID)
-        team = _team_of(colours_ab[index], centres, config)
-        if team == "R":
-            y, x = features.centre_yx[row, col]
-            if blob_roundness(prepared.lab, int(y), int(x), features.colour_lab[row, col], prepared.cell_px) < config.red_min_round_fill:
-                team = UNKNOWN  # red suit ink (a big heart or diamond) is not a red chip
-        kinds[index] = team
+        kinds[index] = _team_of(colours_ab[index], centres, config)
     return Board("".join(kinds))
 
 
 _CHIP = "chip"
 
 
-def _kind_of_cell(features: CellFeatures, row: int, col: int, config: VisionConfig) -> str:
-    """EMPTY, UNKNOWN, or _CHIP (a chip whose team is decided with the photo's colours)."""
+def _kind_of_cell(features: CellFeatures, prepared: PreparedBoard, row: int, col: int, config: VisionConfig) -> str:
+    """EMPTY, UNKNOWN, or _CHIP (a chip whose team is decided with the photo's colours).
+
+    A chip is a round, smooth disc of one colour; printed ink is thin, busy, or not round
+    (a big heart, diamond or spade). Anything in between is unknown.
+    """
     if float(features.corner_paper[row, col]) < config.min_corner_paper:
         return UNKNOWN  # a hand, a shadow or glare over the whole cell
-    cover = float(features.disc_cover[row, col])
+    colour_cover = float(features.colour_cover[row, col])
     texture = float(features.texture[row, col])
     chroma = float(np.hypot(*features.colour_lab[row, col, 1:]))
-    if cover >= config.chip_min_cover and texture <= config.chip_max_texture and chroma >= config.min_chip_chroma:
-        return _CHIP
-    return EMPTY if cover <= config.empty_max_cover or texture >= config.card_min_texture else UNKNOWN
+    if colour_cover < config.chip_colour_cover or chroma < config.min_chip_chroma:
+        faint = colour_cover <= config.empty_max_colour_cover or chroma < config.empty_max_chroma
+        plain = faint and features.disc_cover[row, col] <= config.empty_max_cover
+        return EMPTY if plain or texture >= config.card_min_texture else UNKNOWN
+    if texture > config.chip_max_texture:
+        return UNKNOWN
+    y, x = features.centre_yx[row, col]
+    roundness = blob_roundness(prepared.lab, int(y), int(x), features.colour_lab[row, col], prepared.cell_px)
+    return _CHIP if roundness >= config.chip_min_roundness else UNKNOWN
 
 
 def _team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> str:
