@@ -79,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench_vision.add_argument("--keep", metavar="DIR", help="keep the rendered photos in DIR")
     bench_vision.add_argument("--csv", default="benchmarks/vision_results.csv", help="where to write the per-photo results")
 
+    train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
+    train_cells.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
+    train_cells.add_argument("--n", type=int, default=400, help="photos to learn from (default 400)")
+    train_cells.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
+    train_cells.add_argument("--out", default=None, help="where to write the model (default vision/models/cells.json)")
+    train_cells.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
+
     bench = commands.add_parser("bench-judge", help="measure positions judged per second on one core")
     bench.add_argument("--positions", type=int, default=20_000, help="random positions per team count (default 20000)")
     bench.add_argument("--seed", type=int, default=2026, help="seed of the random positions")
@@ -104,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
 
         seed = BENCH_SEED if args.seed is None else args.seed
         return run_bench(args.n, args.no_board, seed, args.workers, args.keep, args.csv)
+    if args.command == "train-cells":
+        from seqcam.train_cells import TRAIN_SEED, default_out, run_train
+
+        seed = TRAIN_SEED if args.seed is None else args.seed
+        return run_train(args.photos, args.n, seed, args.out or default_out(), args.workers)
     if args.command == "bench-judge":
         from seqcam.bench_judge import run_bench_judge
 

@@ -26,26 +26,18 @@ class VisionConfig:
     highlight_max_area: float = 0.02  # paper-like gaps smaller than this (of a cell's area) are filled
     chip_radius: float = 0.27  # the disc that is tested for a chip (chips are 0.6-0.9 of a cell wide)
     chip_offset: float = 0.14  # how far off centre a chip may lie
+    wide_chip_radius: float = 0.38  # a disc as wide as a large chip
     min_colour_chroma: float = 7.0  # a pixel this colourful (after white balance) is coloured, not paper or ink
     colour_spread: float = 9.0  # a chip's pixels lie within this (a, b) distance of its median ...
     colour_spread_share: float = 0.35  # ... or this share of its chroma
-    chip_colour_cover: float = 0.8  # share of the disc of the chip's one colour
+    round_test_min_cover: float = 0.5  # discs at least this much one colour are tested for roundness
     gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
-    chip_max_texture: float = 22.0  # lightness gradient inside a chip (smooth plastic)
-    card_min_texture: float = 28.0  # busier than this is printed ink, not a chip
-    empty_max_cover: float = 0.93  # at most this much non-paper in the disc of an empty cell
-    min_chip_chroma: float = 18.0  # Lab chroma of a chip's colour after white balance
-    chip_min_roundness: float = 0.72  # blob area over its enclosing circle's: chips are discs
-    empty_max_colour_cover: float = 0.45  # a card shows at most this much of one colour in the disc
-    empty_max_chroma: float = 12.0  # or a disc this near to grey is paper and black ink
+    min_cell_confidence: float = 0.9  # the cell model's probability below which a cell is '?'
     team_hue_reach_deg: float = 60.0  # chips further than this in hue from a team's typical colour never shape its cluster
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
     colour_separation: float = 1.8  # the next team must be this many times further away
-    min_corner_paper: float = 0.35  # a cell whose corners are not paper is hidden
 
     # orientation
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour
-    red_ink_chroma: float = 20.0  # ink at least this colourful (and red) is red suit ink
-    dark_ink_lightness: float = 45.0  # ink darker than this (and grey) is black suit ink
     min_orientation_margin: float = 3.0  # fewer votes' lead than this: the side is not certain

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.cells import CORNER, LAYOUT, RED_SUITS
-from vision.config import VisionConfig
 
 GRID = 10
 # +1 where the printed card is red, -1 where black, 0 on the corners
@@ -28,29 +27,32 @@ class Orientation:
     votes: int  # cards that voted
 
 
-def ink_redness(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, config: VisionConfig,
-                covered: np.ndarray | None = None) -> np.ndarray:
-    """Per cell, in [-1, 1]: how much of the ink is red (+1) rather than dark (-1).
-    ``covered`` (H, W) marks pixels to ignore (chips), leaving a covered card its corners."""
-    a, b = lab[..., 1], lab[..., 2]
-    chroma = np.hypot(a, b)
-    hue = np.degrees(np.arctan2(b, a)) % 360
+def ink_redness(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, covered: np.ndarray | None = None) -> np.ndarray:
+    """Per cell, how red its ink is: the mean red-green coordinate (a*) of its ink pixels,
+    NaN where a cell shows no ink. ``covered`` (H, W) marks pixels to ignore (chips),
+    leaving a covered card its corners."""
     ink = not_paper > 0
     if covered is not None:
         ink &= ~covered
-    red = ink & (chroma >= config.red_ink_chroma) & ((hue < 70) | (hue > 330))
-    dark = ink & (chroma < config.red_ink_chroma) & (lab[..., 0] < config.dark_ink_lightness)
-    red_count = red.reshape(GRID, cell_px, GRID, cell_px).sum(axis=(1, 3)).astype(np.float32)
-    dark_count = dark.reshape(GRID, cell_px, GRID, cell_px).sum(axis=(1, 3)).astype(np.float32)
-    return (red_count - dark_count) / np.maximum(red_count + dark_count, 1.0)
+    per_cell = (GRID, cell_px, GRID, cell_px)
+    count = ink.reshape(per_cell).sum(axis=(1, 3)).astype(np.float32)
+    red_sum = np.where(ink, lab[..., 1], 0.0).reshape(per_cell).sum(axis=(1, 3))
+    return np.where(count >= 3, red_sum / np.maximum(count, 1.0), np.nan).astype(np.float32)
 
 
 def find_orientation(redness: np.ndarray, voting: np.ndarray) -> Orientation:
     """The quarter turn whose printed red/black pattern best matches the cells' ink.
 
-    ``voting`` marks the cells whose card is visible (no chip, not hidden).
+    ``voting`` marks the cells whose card shows. Half the printed cards are red, so each
+    cell votes by how much redder its ink is than the board's median card: a colour cast or
+    a faded print moves every card alike and changes nothing.
     """
-    votes = np.where(voting, redness, 0.0)
+    voting = voting & ~np.isnan(redness)
+    if not voting.any():
+        return Orientation(0, 0.0, 0)
+    centred = redness - np.median(redness[voting])
+    spread = float(np.median(np.abs(centred[voting]))) + 1e-3
+    votes = np.where(voting, np.clip(centred / spread, -1.0, 1.0), 0.0)
     scores = [float((np.rot90(votes, -k) * PRINTED_RED).sum()) for k in range(4)]
     order = np.argsort(scores)[::-1]
     return Orientation(int(order[0]), scores[order[0]] - scores[order[1]], int(voting.sum()))

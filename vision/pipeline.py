@@ -56,34 +56,33 @@ class _Timer:
         self._last = now
 
 
-def working_copy(image_bgr: np.ndarray, fit: GridFit, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
-    """The part of the photo around the grid, scaled so a cell spans about two rectified
-    cells (less aliasing, less work), and the lattice in that copy's pixels."""
+def rectified_board(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
+    """The grid warped square. The photo is first cropped around the grid and scaled so a
+    cell spans about two rectified cells (less aliasing, less work)."""
     height, width = image_bgr.shape[:2]
-    low = np.floor(fit.lattice_xy.reshape(-1, 2).min(axis=0)).astype(int) - 2
-    high = np.ceil(fit.lattice_xy.reshape(-1, 2).max(axis=0)).astype(int) + 3
+    low = np.floor(lattice_xy.reshape(-1, 2).min(axis=0)).astype(int) - 2
+    high = np.ceil(lattice_xy.reshape(-1, 2).max(axis=0)).astype(int) + 3
     left, top = max(0, low[0]), max(0, low[1])
     crop = image_bgr[top : min(height, high[1]), left : min(width, high[0])]
-    lattice = fit.lattice_xy - np.float32([left, top])
-    cell_size = float(np.linalg.norm(fit.corners_xy[1] - fit.corners_xy[0])) / GRID
+    lattice = lattice_xy - np.float32([left, top])
+    cell_size = float(np.linalg.norm(lattice_xy[0, GRID] - lattice_xy[0, 0])) / GRID
     scale = min(1.0, 2.0 * cell_px / max(cell_size, 1.0))
-    if scale > 0.8:
-        return crop, lattice
-    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return small, lattice * scale
+    if scale <= 0.8:
+        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        lattice = lattice * scale
+    return warp_board(crop, lattice, cell_px)
 
 
 def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> Orientation:
-    """Every card still showing ink votes: empty cells with all of it, cells under a chip
-    with the corners the chip leaves free (the corner indices carry the suit's colour)."""
+    """Every empty card votes with its ink; chips (which may overhang a neighbour) are masked."""
     covered = np.zeros(prepared.not_paper.shape, np.uint8)
     radius = int(round(config.chip_cover_radius * prepared.cell_px))
     for index, symbol in enumerate(reading.cells):
         if symbol in CHIP_COLOURS:
             y, x = features.centre_yx[divmod(index, GRID)]
             cv2.circle(covered, (int(x), int(y)), radius, 1, -1)
-    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, config, covered.astype(bool))
-    voting = np.array([symbol == EMPTY or symbol in CHIP_COLOURS for symbol in reading.cells]).reshape(GRID, GRID)
+    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, covered.astype(bool))
+    voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
     return find_orientation(redness, voting)
 
 
@@ -101,12 +100,11 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if fit is None:
         raise BoardNotFound(NO_BOARD)
     timer.lap("locate")
-    work_bgr, lattice = working_copy(image_bgr, fit, config.cell_px)
-    board_bgr = warp_board(work_bgr, lattice, config.cell_px)
+    board_bgr = rectified_board(image_bgr, fit.lattice_xy, config.cell_px)
     timer.lap("warp")
     prepared = prepare(board_bgr, config)
     features = measure_cells(prepared, config)
-    reading = classify(features, prepared, teams_for(team_count), config)
+    reading = classify(features, teams_for(team_count), config)
     timer.lap("read")
     orientation = orientation_of(prepared, reading, features, config)
     timer.lap("orient")

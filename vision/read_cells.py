@@ -8,6 +8,7 @@ worst outcome.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -15,6 +16,7 @@ import numpy as np
 
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CORNERS
+from vision.cell_model import CLASSES, CellModel, default_model
 from vision.config import VisionConfig
 
 GRID = 10
@@ -26,11 +28,21 @@ class CellFeatures:
     """Per-cell measurements, each a (10, 10) array."""
 
     disc_cover: np.ndarray  # share of the best-placed chip disc that is not paper
-    colour_cover: np.ndarray  # share of that disc of one colour (a chip, even pale or translucent)
+    wide_cover: np.ndarray  # the same for a disc as wide as a large chip
+    colour_cover: np.ndarray  # share of the disc of one colour (a chip, even pale or translucent)
     corner_paper: np.ndarray  # share of the cell's four corners that is paper
+    corner_lightness: np.ndarray  # their mean lightness against the paper's (92): shadows, hands
     colour_lab: np.ndarray  # (10, 10, 3) median L, a, b of the coloured part of the disc
     texture: np.ndarray  # mean gradient of lightness inside the disc: ink and art are busy, chips smooth
+    roundness: np.ndarray  # for one-coloured discs, how round the blob is (0 elsewhere)
     centre_yx: np.ndarray  # (10, 10, 2) where the disc was placed, in board pixels
+
+    def matrix(self) -> np.ndarray:
+        """(100, F) in the order of vision.cell_model.FEATURES."""
+        chroma = np.hypot(self.colour_lab[..., 1], self.colour_lab[..., 2])
+        columns = (self.disc_cover, self.wide_cover, self.colour_cover, self.corner_paper, self.texture,
+                   chroma, self.colour_lab[..., 0], self.roundness, self.corner_lightness)
+        return np.stack([c.reshape(-1) for c in columns], axis=1).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +82,9 @@ def local_paper(lab: np.ndarray, cell: int) -> np.ndarray:
     ring = _per_cell(lab, cell)[:, :, card_ring(cell)]  # (10, 10, P, 3)
     lightness = ring[..., 0]
     bright = lightness >= np.median(lightness, axis=2, keepdims=True)
-    paper = np.stack([np.nanmedian(np.where(bright, ring[..., k], np.nan), axis=2) for k in range(3)], axis=-1)
+    with warnings.catch_warnings():  # a cell with no bright corner pixel borrows from the board
+        warnings.simplefilter("ignore", RuntimeWarning)
+        paper = np.stack([np.nanmedian(np.where(bright, ring[..., k], np.nan), axis=2) for k in range(3)], axis=-1)
     paper = np.nan_to_num(paper, nan=float(np.nanmedian(paper[..., 0])))
     # a cell's corners may be under a hand: the brightest of its neighbourhood wins, colour by median
     smooth = cv2.medianBlur(np.ascontiguousarray(paper[..., 1:]).astype(np.float32), 3)
@@ -126,6 +140,7 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     lab, not_paper, cell = prepared.lab, prepared.not_paper, prepared.cell_px
     disc = _disc_kernel(config.chip_radius * cell)
     cover = cv2.filter2D(not_paper, -1, disc, borderType=cv2.BORDER_REFLECT)
+    wide = cv2.filter2D(not_paper, -1, _disc_kernel(config.wide_chip_radius * cell), borderType=cv2.BORDER_REFLECT)
     lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     gradient = np.hypot(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
     # capped, so that a chip's small sharp highlight weighs less than lines of printed ink
@@ -141,9 +156,15 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     rows, cols = np.mgrid[0:GRID, 0:GRID]
     ys, xs = rows * cell + low + dy, cols * cell + low + dx
 
-    corner_paper = 1.0 - _per_cell(not_paper, cell)[:, :, card_ring(cell)].mean(axis=2)
+    ring = card_ring(cell)
+    corner_paper = 1.0 - _per_cell(not_paper, cell)[:, :, ring].mean(axis=2)
+    corner_lightness = _per_cell(lab[..., 0], cell)[:, :, ring].mean(axis=2) - 92.0
     colour, colour_cover = disc_colours(lab, ys, xs, int(config.chip_radius * cell), config)
-    return CellFeatures(cover[ys, xs], colour_cover, corner_paper, colour, texture[ys, xs], np.stack([ys, xs], axis=-1))
+    roundness = np.zeros((GRID, GRID), np.float32)
+    for row, col in zip(*np.nonzero(colour_cover >= config.round_test_min_cover)):
+        roundness[row, col] = blob_roundness(lab, int(ys[row, col]), int(xs[row, col]), colour[row, col], cell)
+    return CellFeatures(cover[ys, xs], wide[ys, xs], colour_cover, corner_paper, corner_lightness, colour,
+                        texture[ys, xs], roundness, np.stack([ys, xs], axis=-1))
 
 
 def disc_colours(lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, radius: int,
@@ -156,7 +177,9 @@ def disc_colours(lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, radius: int,
     patches = lab[ys[..., None] + dy[inside], xs[..., None] + dx[inside]]  # (10, 10, P, 3)
     ab = patches[..., 1:]
     coloured = np.hypot(ab[..., 0], ab[..., 1]) >= config.min_colour_chroma
-    median = np.nanmedian(np.where(coloured[..., None], patches, np.nan), axis=2)
+    with warnings.catch_warnings():  # a disc with no coloured pixel has no median: it becomes 0
+        warnings.simplefilter("ignore", RuntimeWarning)
+        median = np.nanmedian(np.where(coloured[..., None], patches, np.nan), axis=2)
     median = np.nan_to_num(median)
     distance = np.linalg.norm(ab - median[:, :, None, 1:], axis=-1)
     reach = np.maximum(config.colour_spread, config.colour_spread_share * np.hypot(median[..., 1], median[..., 2]))
@@ -216,11 +239,21 @@ def hue_gap(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
     return np.abs((np.asarray(a) - np.asarray(b) + 180) % 360 - 180)
 
 
-def classify(features: CellFeatures, prepared: PreparedBoard, teams: tuple[str, ...],
-             config: VisionConfig) -> Board:
-    """The grid symbol of every cell."""
-    kinds = [CORNER_MARK if index in CORNERS else _kind_of_cell(features, prepared, *divmod(index, GRID), config)
-             for index in range(GRID * GRID)]
+def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,
+             model: CellModel | None = None) -> Board:
+    """The grid symbol of every cell: the cell model says chip, empty or hidden, and the
+    photo's own chip colours say whose chip."""
+    probabilities = (model or default_model()).probabilities(features.matrix())
+    best = probabilities.argmax(axis=1)
+    sure = probabilities.max(axis=1) >= config.min_cell_confidence
+    kinds = []
+    for index in range(GRID * GRID):
+        if index in CORNERS:
+            kinds.append(CORNER_MARK)
+        elif not sure[index] or CLASSES[best[index]] == "hidden":
+            kinds.append(UNKNOWN)
+        else:
+            kinds.append(_CHIP if CLASSES[best[index]] == "chip" else EMPTY)
     colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
     centres = cluster_team_colours(colours_ab[chips], teams, config)
@@ -230,28 +263,6 @@ def classify(features: CellFeatures, prepared: PreparedBoard, teams: tuple[str, 
 
 
 _CHIP = "chip"
-
-
-def _kind_of_cell(features: CellFeatures, prepared: PreparedBoard, row: int, col: int, config: VisionConfig) -> str:
-    """EMPTY, UNKNOWN, or _CHIP (a chip whose team is decided with the photo's colours).
-
-    A chip is a round, smooth disc of one colour; printed ink is thin, busy, or not round
-    (a big heart, diamond or spade). Anything in between is unknown.
-    """
-    if float(features.corner_paper[row, col]) < config.min_corner_paper:
-        return UNKNOWN  # a hand, a shadow or glare over the whole cell
-    colour_cover = float(features.colour_cover[row, col])
-    texture = float(features.texture[row, col])
-    chroma = float(np.hypot(*features.colour_lab[row, col, 1:]))
-    if colour_cover < config.chip_colour_cover or chroma < config.min_chip_chroma:
-        faint = colour_cover <= config.empty_max_colour_cover or chroma < config.empty_max_chroma
-        plain = faint and features.disc_cover[row, col] <= config.empty_max_cover
-        return EMPTY if plain or texture >= config.card_min_texture else UNKNOWN
-    if texture > config.chip_max_texture:
-        return UNKNOWN
-    y, x = features.centre_yx[row, col]
-    roundness = blob_roundness(prepared.lab, int(y), int(x), features.colour_lab[row, col], prepared.cell_px)
-    return _CHIP if roundness >= config.chip_min_roundness else UNKNOWN
 
 
 def _team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> str:
@@ -267,4 +278,4 @@ def _team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: Visi
 
 def read_cells(prepared: PreparedBoard, teams: tuple[str, ...], config: VisionConfig) -> Board:
     """Every cell's symbol in the grid text form, in the rectified board's own orientation."""
-    return classify(measure_cells(prepared, config), prepared, teams, config)
+    return classify(measure_cells(prepared, config), teams, config)

@@ -1,0 +1,75 @@
+"""`seqcam train-cells`: fit the cell model (vision/cell_model.py) on rendered photos.
+
+Photos are warped with their true corners, jittered by a small fraction of a cell as the
+locating stage would be, so the model learns reading, not locating.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from referee.cells import CORNERS
+from seqcam.bench_vision import render_bench_set
+from vision.cell_model import CLASSES, MODEL_PATH, train
+from vision.config import VisionConfig
+from vision.pipeline import rectified_board
+from vision.read_cells import measure_cells, prepare
+from vision.warp import lattice_from_corners
+
+import cv2
+
+TRAIN_SEED = 777  # never the bench's seed
+CORNER_JITTER_CELLS = 0.06
+
+
+def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    label = json.loads(path.with_suffix(".json").read_text())
+    if not label.get("has_board") or not label.get("board_fully_visible"):
+        return np.zeros((0, 0), np.float32), np.zeros(0, np.int64)
+    corners = np.array(label["corners_px"], np.float32)
+    cell = float(np.linalg.norm(corners[1] - corners[0])) / 10
+    corners = corners + rng.normal(0, CORNER_JITTER_CELLS * cell, corners.shape).astype(np.float32)
+    board_bgr = rectified_board(cv2.imread(str(path)), lattice_from_corners(corners), config.cell_px)
+    features = measure_cells(prepare(board_bgr, config), config).matrix()
+    hidden = {r * 10 + c for r, c in label["occluded"]}
+    truth = "".join(label["grid"])
+    keep = [c for c in range(100) if c not in CORNERS]
+    labels = [CLASSES.index("hidden" if c in hidden else "empty" if truth[c] == "." else "chip") for c in keep]
+    return features[keep], np.array(labels)
+
+
+def run_train(photos_dir: str | None, n: int, seed: int, out: str, workers: int) -> int:
+    config = VisionConfig()
+    directory = Path(photos_dir) if photos_dir else Path(f"/tmp/seqcam-train-{seed}")
+    paths = sorted(directory.glob("photo_*.jpg"))
+    if len(paths) < n:
+        paths = render_bench_set(directory, n, 0, seed, workers)
+    rng = np.random.default_rng(seed)
+    samples = [photo_samples(p, config, rng) for p in tqdm(paths[:n], unit="photo", desc="measuring")]
+    samples = [(x, y) for x, y in samples if len(y)]
+    split = int(0.8 * len(samples))
+    train_x = np.concatenate([x for x, _ in samples[:split]])
+    train_y = np.concatenate([y for _, y in samples[:split]])
+    model = train(train_x, train_y, rng)
+    valid_x = np.concatenate([x for x, _ in samples[split:]])
+    valid_y = np.concatenate([y for _, y in samples[split:]])
+    probabilities = model.probabilities(valid_x)
+    predicted = np.where(probabilities.max(axis=1) >= config.min_cell_confidence, probabilities.argmax(axis=1), -1)
+    print(f"validation on {len(samples) - split} photos, {len(valid_y)} cells "
+          f"(rows: truth; columns: called {', '.join(CLASSES)}, unsure):")
+    for index, name in enumerate(CLASSES):
+        mine = predicted[valid_y == index]
+        shares = [np.mean(mine == k) for k in (*range(len(CLASSES)), -1)]
+        print(f"  {name:6} {len(mine):6}  " + "  ".join(f"{share:.4f}" for share in shares))
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(json.dumps(model.to_json()))
+    print(f"wrote {out}")
+    return 0
+
+
+def default_out() -> str:
+    return str(MODEL_PATH)
