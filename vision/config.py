@@ -18,7 +18,7 @@ class VisionConfig:
     edge_margin_px: float = 2.0  # a corner closer than this to the border counts as cut off
 
     # the rectified board
-    cell_px: int = 40  # side of one cell in the rectified image
+    cell_px: int = 32  # side of one cell in the rectified image
     refine_rounds: int = 2
 
     # reading cells (sizes are shares of a cell's side)

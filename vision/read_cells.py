@@ -81,11 +81,8 @@ def local_paper(lab: np.ndarray, cell: int) -> np.ndarray:
     card corners, smoothed over neighbours so that covered corners borrow from them."""
     ring = _per_cell(lab, cell)[:, :, card_ring(cell)]  # (10, 10, P, 3)
     lightness = ring[..., 0]
-    bright = lightness >= np.median(lightness, axis=2, keepdims=True)
-    with warnings.catch_warnings():  # a cell with no bright corner pixel borrows from the board
-        warnings.simplefilter("ignore", RuntimeWarning)
-        paper = np.stack([np.nanmedian(np.where(bright, ring[..., k], np.nan), axis=2) for k in range(3)], axis=-1)
-    paper = np.nan_to_num(paper, nan=float(np.nanmedian(paper[..., 0])))
+    bright = (lightness >= np.median(lightness, axis=2, keepdims=True)).astype(np.float32)
+    paper = (ring * bright[..., None]).sum(axis=2) / np.maximum(bright.sum(axis=2), 1.0)[..., None]
     # a cell's corners may be under a hand: the brightest of its neighbourhood wins, colour by median
     smooth = cv2.medianBlur(np.ascontiguousarray(paper[..., 1:]).astype(np.float32), 3)
     lightest = cv2.dilate(paper[..., 0].astype(np.float32), np.ones((3, 3), np.uint8))
@@ -128,6 +125,14 @@ def _disc_kernel(radius: float) -> np.ndarray:
     return kernel / kernel.sum()
 
 
+def _disc_cover(mask: np.ndarray, radius: float) -> np.ndarray:
+    """Share of a disc of ``radius`` around every pixel that ``mask`` covers, computed at
+    half resolution (the share varies slowly) and brought back to full size."""
+    half = cv2.resize(mask, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    cover = cv2.filter2D(half, -1, _disc_kernel(radius / 2), borderType=cv2.BORDER_REFLECT)
+    return cv2.resize(cover, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
 def _per_cell(image: np.ndarray, cell: int) -> np.ndarray:
     """(10 * cell, 10 * cell, ...) -> (10, 10, cell, cell, ...)"""
     shape = (GRID, cell, GRID, cell) + image.shape[2:]
@@ -138,9 +143,8 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     """Features of every cell, measured on a chip-sized disc placed where it covers the most
     non-paper within ``chip_offset`` of the cell's centre (chips lie off centre)."""
     lab, not_paper, cell = prepared.lab, prepared.not_paper, prepared.cell_px
-    disc = _disc_kernel(config.chip_radius * cell)
-    cover = cv2.filter2D(not_paper, -1, disc, borderType=cv2.BORDER_REFLECT)
-    wide = cv2.filter2D(not_paper, -1, _disc_kernel(config.wide_chip_radius * cell), borderType=cv2.BORDER_REFLECT)
+    cover = _disc_cover(not_paper, config.chip_radius * cell)
+    wide = _disc_cover(not_paper, config.wide_chip_radius * cell)
     lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     gradient = np.hypot(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
     # capped, so that a chip's small sharp highlight weighs less than lines of printed ink
@@ -171,20 +175,26 @@ def disc_colours(lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, radius: int,
                  config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, the median colour of the coloured pixels of the disc at (ys, xs), and the
     share of the disc close to that colour."""
-    offsets = np.arange(-radius, radius + 1)
+    offsets = np.arange(-radius, radius + 1, 2)  # every other pixel is plenty for shares and colours
     dy, dx = np.meshgrid(offsets, offsets, indexing="ij")
     inside = dy**2 + dx**2 <= radius**2
     patches = lab[ys[..., None] + dy[inside], xs[..., None] + dx[inside]]  # (10, 10, P, 3)
     ab = patches[..., 1:]
-    coloured = np.hypot(ab[..., 0], ab[..., 1]) >= config.min_colour_chroma
-    with warnings.catch_warnings():  # a disc with no coloured pixel has no median: it becomes 0
-        warnings.simplefilter("ignore", RuntimeWarning)
-        median = np.nanmedian(np.where(coloured[..., None], patches, np.nan), axis=2)
-    median = np.nan_to_num(median)
-    distance = np.linalg.norm(ab - median[:, :, None, 1:], axis=-1)
-    reach = np.maximum(config.colour_spread, config.colour_spread_share * np.hypot(median[..., 1], median[..., 2]))
-    colour_cover = (coloured & (distance <= reach[..., None])).mean(axis=2)
-    return median.astype(np.float32), colour_cover.astype(np.float32)
+    coloured = (np.hypot(ab[..., 0], ab[..., 1]) >= config.min_colour_chroma).astype(np.float32)
+    # the mean colour of the coloured pixels, then again of those near it (a trimmed mean:
+    # a chip's rim, its highlight and ink around it do not pull the colour)
+    colour = _weighted_mean(patches, coloured)
+    for _ in range(2):
+        distance = np.linalg.norm(ab - colour[:, :, None, 1:], axis=-1)
+        reach = np.maximum(config.colour_spread, config.colour_spread_share * np.hypot(colour[..., 1], colour[..., 2]))
+        near = coloured * (distance <= reach[..., None])
+        colour = np.where(near.sum(axis=2, keepdims=True) > 0, _weighted_mean(patches, near), colour)
+    return colour.astype(np.float32), near.mean(axis=2).astype(np.float32)
+
+
+def _weighted_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(10, 10, P, 3) values, (10, 10, P) weights -> (10, 10, 3); 0 where no weight."""
+    return (values * weights[..., None]).sum(axis=2) / np.maximum(weights.sum(axis=2), 1e-6)[..., None]
 
 
 def blob_roundness(lab: np.ndarray, y: int, x: int, colour: np.ndarray, cell: int) -> float:
