@@ -17,6 +17,39 @@ class VisionConfig:
     min_board_fraction: float = 0.04  # of the photo's area
     edge_margin_px: float = 2.0  # a corner closer than this to the border counts as cut off
 
+    # locating: proposals (vision/locate_propose.py), on the copy of locate_long_side
+    paper_levels: tuple[float, ...] = (0.72, 0.55)  # paper is lighter than this share of the whitest paper
+    paper_max_chroma: float = 0.25  # ... and less colourful than this share of its lightness
+    white_top_share: float = 0.03  # the white balance comes from this share of the brightest pixels
+    close_shares: tuple[float, ...] = (0.01, 0.025, 0.045)  # blobs this near (of the long side) are grouped
+    texture_box_share: float = 0.02  # window of the ink-on-paper density map, of the long side
+    min_blob_fill: float = 0.2  # paper must fill this share of its group's hull
+    max_proposals: int = 8
+    # locating: the lattice (vision/locate_lattice.py)
+    align_cell_px: int = 12  # cell size of the rectification the lattice period is measured on
+    align_pad_cells: float = 2.0
+    align_pitch_range: tuple[float, float] = (0.6, 1.5)  # the period searched, of the proposal's cell
+    align_max_skew: float = 0.25
+    place_cell_px: int = 16  # cell size of the rectification the 10 x 10 cells are placed on
+    place_pad_cells: float = 3.0
+    period_slack: float = 0.12
+    pitch_slack: float = 0.015
+    paper_strip: float = 0.25  # cells each side of a paper edge compared
+    art_strip: float = 0.5
+    min_paper_step: float = 0.4  # a coloured border ends the paper with at least this step
+    max_extra_paper: float = 0.3  # paper wider than 10 cells plus this: a white border, use the art
+    min_line_sharpness: float = 1.0
+    max_line_shift: float = 0.3
+    refine_cell_px: int = 24  # cell size the lines are measured at
+    refine_pad_cells: float = 0.6
+    refine_reaches: tuple[float, ...] = (0.2, 0.12, 0.08)  # how far from the fit a line is looked for, cells
+    outline_reach: float = 0.2
+    min_line_strength: float = 2.0  # a line piece shows this many times the band's median evidence
+    line_segments: int = 6  # pieces per band for the median along a line
+    # locating: is it a Sequence board?
+    min_periodicity: float = 0.12  # autocorrelation of the cells' pattern at the lattice period
+    min_board_score: float = 1.0
+
     # the rectified board
     cell_px: int = 32  # side of one cell in the rectified image
     refine_rounds: int = 2
@@ -40,4 +73,4 @@ class VisionConfig:
 
     # orientation
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour
-    min_orientation_margin: float = 3.0  # fewer votes' lead than this: the side is not certain
+    min_orientation_margin: float = 6.0  # fewer votes' lead than this: the side is not certain
