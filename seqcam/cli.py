@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench_vision.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
     bench_vision.add_argument("--keep", metavar="DIR", help="keep the rendered photos in DIR")
     bench_vision.add_argument("--csv", default="benchmarks/vision_results.csv", help="where to write the per-photo results")
+    bench_vision.add_argument("--true-grid", action="store_true",
+                              help="skip locating: give the later stages the true grid, to measure them alone")
 
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
     train_cells.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         from seqcam.bench_vision import BENCH_SEED, run_bench
 
         seed = BENCH_SEED if args.seed is None else args.seed
-        return run_bench(args.n, args.no_board, seed, args.workers, args.keep, args.csv)
+        return run_bench(args.n, args.no_board, seed, args.workers, args.keep, args.csv, args.true_grid)
     if args.command == "train-cells":
         from seqcam.train_cells import TRAIN_SEED, default_out, run_train
 

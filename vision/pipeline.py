@@ -26,6 +26,8 @@ from vision.orient import Orientation, find_orientation, ink_redness
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare
 from vision.warp import GRID, rotate_lattice, warp_board
 
+Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
+
 NO_BOARD = (
     "No Sequence board found in the photo. Make sure the whole board is in view, "
     "well lit and not too small, then try again."
@@ -92,11 +94,11 @@ def turned(board: Board, quarter_turns: int) -> Board:
 
 
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
-                  locate: Callable[[np.ndarray, VisionConfig], GridFit | None] = locate_grid) -> Analysis:
+                  locate: Locator | None = None) -> Analysis:
     """Reads a photo. Raises BoardNotFound or BoardCutOff when there is no whole board."""
     config = config or VisionConfig()
     timer = _Timer()
-    fit = locate(image_bgr, config)
+    fit = (locate or locate_grid)(image_bgr, config)
     if fit is None:
         raise BoardNotFound(NO_BOARD)
     timer.lap("locate")
@@ -131,9 +133,9 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
 
 
 def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionConfig | None = None,
-                    decode_ms: float = 0.0) -> Analysis:
+                    decode_ms: float = 0.0, locate: Locator = locate_grid) -> Analysis:
     """Reads a decoded photo; positions come back in the file's full-size pixels."""
-    analysis = analyze_image(decoded.image_bgr, team_count, config)
+    analysis = analyze_image(decoded.image_bgr, team_count, config, locate)
     return replace(
         analysis,
         corners_xy=analysis.corners_xy * decoded.scale,
