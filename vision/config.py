@@ -17,23 +17,28 @@ class VisionConfig:
     min_board_fraction: float = 0.04  # of the photo's area
     edge_margin_px: float = 2.0  # a corner closer than this to the border counts as cut off
 
-    # locating: proposals (vision/locate_propose.py), on the copy of locate_long_side
+    # locating: proposals (vision/locate_propose.py), on the copy of locate_long_side halved this often
+    propose_level: int = 1
     paper_levels: tuple[float, ...] = (0.72, 0.55)  # paper is lighter than this share of the whitest paper
     paper_max_chroma: float = 0.25  # ... and less colourful than this share of its lightness
     white_top_share: float = 0.03  # the white balance comes from this share of the brightest pixels
-    close_shares: tuple[float, ...] = (0.01, 0.025, 0.045)  # blobs this near (of the long side) are grouped
+    close_shares: tuple[float, ...] = (0.012, 0.035)  # blobs this near (of the long side) are grouped
     texture_box_share: float = 0.02  # window of the ink-on-paper density map, of the long side
     min_blob_fill: float = 0.2  # paper must fill this share of its group's hull
-    max_proposals: int = 8
+    min_proposal_share: float = 0.01  # of the photo's area
+    max_proposals: int = 12
+    max_fitted: int = 4  # proposals fitted, the most periodic first
     # locating: the lattice (vision/locate_lattice.py)
     align_cell_px: int = 12  # cell size of the rectification the lattice period is measured on
     align_pad_cells: float = 2.0
     align_pitch_range: tuple[float, float] = (0.6, 1.5)  # the period searched, of the proposal's cell
     align_max_skew: float = 0.25
+    realign_pitch_range: tuple[float, float] = (0.8, 1.25)  # the second time round
     place_cell_px: int = 16  # cell size of the rectification the 10 x 10 cells are placed on
     place_pad_cells: float = 3.0
     period_slack: float = 0.12
     pitch_slack: float = 0.015
+    pitch_steps: int = 5
     paper_strip: float = 0.25  # cells each side of a paper edge compared
     art_strip: float = 0.5
     min_paper_step: float = 0.4  # a coloured border ends the paper with at least this step
@@ -42,13 +47,21 @@ class VisionConfig:
     max_line_shift: float = 0.3
     refine_cell_px: int = 24  # cell size the lines are measured at
     refine_pad_cells: float = 0.6
-    refine_reaches: tuple[float, ...] = (0.2, 0.12, 0.08)  # how far from the fit a line is looked for, cells
+    refine_reaches: tuple[float, ...] = (0.2, 0.1, 0.07)  # how far from the fit a line is looked for, cells
     outline_reach: float = 0.2
+    extent_reach: int = 1  # whole cells the extent check may move the grid without a coloured border
     min_line_strength: float = 2.0  # a line piece shows this many times the band's median evidence
     line_segments: int = 6  # pieces per band for the median along a line
-    # locating: is it a Sequence board?
-    min_periodicity: float = 0.12  # autocorrelation of the cells' pattern at the lattice period
-    min_board_score: float = 1.0
+    # locating: is it a Sequence board? A logistic model over the fit's evidence, in this order:
+    # repeat, off_repeat, spill, busy (capped 1.5), content, extent, lines seen / 22,
+    # residual * 10, light rims, bias (fitted on rendered photos; vision/locate.py: board_probability)
+    board_weights: tuple[float, ...] = (1.481, -2.014, -2.939, 0.702, 2.031, 1.891, 4.042, -3.782, 1.733, -5.5)
+    min_board_probability: float = 0.75
+    sure_board_probability: float = 0.92  # no other proposal is tried after a fit this clear
+    min_grid_share: float = 0.75  # of min_board_fraction: a smaller grid is another object (graph paper)
+    min_content: float = 0.5  # cells with ink or a chip in them: blank squares are another game
+    evidence_cell_px: int = 16
+    busy_quantile: float = 0.3  # the cells' activity is judged at this quantile, against the lines'
 
     # the rectified board
     cell_px: int = 32  # side of one cell in the rectified image

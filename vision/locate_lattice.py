@@ -1,20 +1,28 @@
-"""Fitting the printed 10 x 10 grid to a rough quadrilateral: the lattice stage of locating.
+"""The lattice stage of locating: from a rough quadrilateral to the printed 10 x 10 grid.
 
-A proposal is a homography ``H`` from grid coordinates (x, y in [0, 10], one unit per cell)
-to image pixels. Every step looks at the proposal *rectified*: the image warped so that
-the proposed grid is an axis-aligned square of ``s`` pixels per cell inside ``pad`` cells of
-margin. Two cues are read along each axis of the rectified image:
+A fit is a homography ``H`` from grid coordinates (x, y in [0, 10], one unit per cell) to
+image pixels. Every step looks at it *rectified*: the photo warped so that the fitted grid
+is an axis-aligned square of ``s`` pixels per cell inside ``pad`` cells of margin
+(rectified pixel ``u`` is grid coordinate ``u / s - pad``), read from the finest level of
+an image pyramid whose cells are at most twice that size (no aliasing).
 
-* line evidence ``L``: the gradient across the axis, kept only where it runs on along the
-  line (a median over short segments), so cell borders and the grid's outline count and
-  the card art mostly does not;
-* activity ``A``: the mean gradient, which the art, the chips and the borders all raise.
+1. ``align``: the period and slant of the cells from the autocorrelation of the gradient
+   inside the proposal, the perspective from how the cells' area changes between its four
+   quarters; the result has square cells of one unit, position unknown.
+2. ``place``: along each axis, where the 10 cells start. Card faces are light paper, so
+   where the border is coloured the paper ends exactly at the grid's outline; where it is
+   white or cream, the 10 cells are where the art is (busy cells, quiet strips round them),
+   and visible cell borders then fix the phase.
+3. ``refine``: every one of the 22 lines is measured in short pieces near where the fit
+   expects it, at full resolution, and a homography is fitted to what was seen (the four
+   outer lines alone first when the border showed them), then one homography per quarter
+   of the grid, for a board folded across the middle and a bending lens.
+4. ``evidence``: what the verdict is made of: the cells repeat one cell on and less half a
+   cell on, the repetition stops at the outline, the cells hold ink or chips.
+5. ``extent_shift``: where no coloured border showed the outline, whether the grid should
+   move by a whole cell (neighbouring columns of cards are alike, a border is not).
 
-``global_fit`` finds the period of the activity (autocorrelation), then the 11 lines whose
-comb is best supported by line evidence and whose 10 cells hold the activity while the
-margin just outside them does not. ``local_fit`` measures every line in short pieces near
-where the current fit expects it and refits the homography to the lines it saw. Points
-are (x, y) float32 arrays throughout.
+Points are (x, y) arrays; images are float32 unless said otherwise.
 """
 
 from __future__ import annotations
@@ -26,33 +34,13 @@ import numpy as np
 
 GRID = 10
 LINES = GRID + 1
-
-
-@dataclass(frozen=True, slots=True)
-class AxisFit:
-    """The 11 lines found along one axis of a rectified proposal (positions in rectified px)."""
-
-    first: float  # position of line 0
-    pitch: float  # distance between lines
-    periodicity: float  # autocorrelation of the activity at the pitch, 0..1
-    line_contrast: float  # line evidence on the comb against half a cell away, relative
-    content_contrast: float  # activity inside the 10 cells against just outside, relative
-
-
-@dataclass(frozen=True, slots=True)
-class LatticeFit:
-    """A fitted grid: grid->image homography, the 11 x 11 line crossings and its evidence."""
-
-    homography: np.ndarray  # (3, 3) grid coordinates -> image pixels
-    lattice_xy: np.ndarray  # (11, 11, 2) float32 crossings, [row line, column line]
-    lines_seen: int  # how many of the 22 lines showed as lines
-    score: float
+GRID_CORNERS = np.array([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]], np.float64)
 
 
 def grid_homography(quad_xy: np.ndarray) -> np.ndarray:
     """The homography taking the grid's corners (0,0), (10,0), (10,10), (0,10) to ``quad_xy``."""
-    grid = np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]])
-    return cv2.getPerspectiveTransform(grid, np.asarray(quad_xy, np.float32)).astype(np.float64)
+    return cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32),
+                                       np.asarray(quad_xy, np.float32)).astype(np.float64)
 
 
 def apply_homography(homography: np.ndarray, points_xy: np.ndarray) -> np.ndarray:
@@ -68,39 +56,75 @@ def rect_to_grid(cell_px: float, pad_cells: float) -> np.ndarray:
     return np.array([[1 / cell_px, 0, -pad_cells], [0, 1 / cell_px, -pad_cells], [0, 0, 1]], np.float64)
 
 
-def rectify(gray: np.ndarray, homography: np.ndarray, cell_px: int, pad_cells: float) -> np.ndarray:
-    """The proposal seen square: (N, N) float32, N = (10 + 2 pad) * cell_px."""
+def cell_size_px(homography: np.ndarray) -> float:
+    """Mean side of a cell in image pixels."""
+    corners = apply_homography(homography, GRID_CORNERS)
+    return float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
+
+
+class Pyramid:
+    """An image (grey or BGR) and its halvings: a fit is rectified from the finest level whose
+    cells are at most twice the wanted size, so that warping does not alias."""
+
+    def __init__(self, image: np.ndarray, min_side: int = 48) -> None:
+        self.levels = [image]
+        while min(self.levels[-1].shape[:2]) >= 2 * min_side:
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.levels[0].shape
+
+    def rectify(self, homography: np.ndarray, cell_px: int, pad_cells: float) -> np.ndarray:
+        """The fit seen square, float32, (N, N[, 3]) with N = (10 + 2 pad) * cell_px;
+        ``homography`` maps grid coordinates to level-0 pixels."""
+        ratio = cell_size_px(homography) / cell_px
+        level = int(np.clip(np.floor(np.log2(max(ratio, 1.0))), 0, len(self.levels) - 1))
+        scale = 0.5**level
+        to_level = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1]])
+        side = int(round((GRID + 2 * pad_cells) * cell_px))
+        to_image = to_level @ homography @ rect_to_grid(cell_px, pad_cells)
+        out = cv2.warpPerspective(self.levels[level], to_image, (side, side),
+                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+        return out.astype(np.float32)
+
+
+def inside_photo(shape: tuple[int, ...], homography: np.ndarray, cell_px: int, pad_cells: float) -> np.ndarray:
+    """(N, N) bool: which pixels of a rectification come from inside the photo (``homography``
+    maps grid coordinates to pixels of a photo of ``shape``)."""
     side = int(round((GRID + 2 * pad_cells) * cell_px))
     to_image = homography @ rect_to_grid(cell_px, pad_cells)
-    out = cv2.warpPerspective(gray, to_image, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
-    return out.astype(np.float32)
+    u = np.arange(side, dtype=np.float64)
+    gx, gy = np.meshgrid(u, u)
+    pts = apply_homography(to_image, np.stack([gx, gy], axis=-1))
+    height, width = shape[:2]
+    return (pts[..., 0] >= 0) & (pts[..., 0] <= width - 1) & (pts[..., 1] >= 0) & (pts[..., 1] <= height - 1)
 
 
-def gradients(rectified: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """|d/dx| and |d/dy| of a rectified image, contrast-normalised and clipped so that no
+def to_gray(rect: np.ndarray) -> np.ndarray:
+    """A rectification in grey (unchanged when it is grey already)."""
+    return rect if rect.ndim == 2 else cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
+
+
+def gradients(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Signed d/dx and d/dy, scaled by the image's contrast and clipped to [-1, 1] so that no
     single strong edge (a chip's rim, a hand) outweighs a cell border."""
-    sample = rectified[::3, ::3]
-    lo, hi = np.percentile(sample, (2, 98))
+    lo, hi = np.percentile(gray[::3, ::3], (2, 98))
     scale = 1.0 / max(float(hi - lo), 8.0)
-    gx = np.abs(cv2.Sobel(rectified, cv2.CV_32F, 1, 0, ksize=3)) * scale
-    gy = np.abs(cv2.Sobel(rectified, cv2.CV_32F, 0, 1, ksize=3)) * scale
-    np.minimum(gx, 1.0, out=gx)
-    np.minimum(gy, 1.0, out=gy)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3, scale=scale)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3, scale=scale)
+    np.clip(gx, -1.0, 1.0, out=gx)
+    np.clip(gy, -1.0, 1.0, out=gy)
     return gx, gy
 
 
-def axis_cues(grad: np.ndarray, lo: float, hi: float, segment: int) -> tuple[np.ndarray, np.ndarray]:
-    """Line evidence L and activity A across the columns of ``grad`` (use ``grad.T`` for rows),
-    from the rows between ``lo`` and ``hi``."""
-    rows = grad.shape[0]
-    a, b = max(0, int(round(lo))), min(rows, int(round(hi)))
-    n = max(1, (b - a) // segment)
-    band = grad[a : a + n * segment]
-    segments = band.reshape(n, segment, band.shape[1]).mean(axis=1)
-    line = np.median(segments, axis=0) if n > 2 else segments.min(axis=0)
-    activity = segments.mean(axis=0)
-    return line.astype(np.float32), activity.astype(np.float32)
+def line_evidence(grad: np.ndarray, segment: int) -> np.ndarray:
+    """Per column of the signed gradient ``grad`` (use ``.T`` for rows): the size of the median
+    over short segments down the column. An edge or a thin line keeps its sign all along,
+    so it stays; a row of art has edges of both signs with gaps between, so it cancels."""
+    n = grad.shape[0] // segment
+    segments = grad[: n * segment].reshape(n, segment, grad.shape[1]).mean(axis=1)
+    return np.abs(np.median(segments, axis=0)).astype(np.float32)
 
 
 def smooth(profile: np.ndarray, width: int) -> np.ndarray:
@@ -109,91 +133,652 @@ def smooth(profile: np.ndarray, width: int) -> np.ndarray:
     return np.convolve(profile, np.ones(width, np.float32) / width, mode="same")
 
 
-def periodicity(activity: np.ndarray, lo_lag: float, hi_lag: float, cell_px: int) -> tuple[float, float]:
-    """The period of ``activity`` between the lags ``lo_lag`` and ``hi_lag`` and the normalised
-    autocorrelation there."""
-    trend = smooth(activity, 2 * cell_px + 1)
-    detail = activity - trend
-    detail = detail - detail.mean()
-    energy = float(detail @ detail) + 1e-9
-    lags = np.arange(max(2, int(lo_lag)), min(len(detail) - 2, int(np.ceil(hi_lag))) + 1)
-    if len(lags) < 3:
-        return float(cell_px), 0.0
-    corr = np.array([float(detail[:-lag] @ detail[lag:]) for lag in lags]) / energy
-    i = int(np.argmax(corr))
-    best = float(lags[i])
-    if 0 < i < len(lags) - 1:
-        c0, c1, c2 = corr[i - 1], corr[i], corr[i + 1]
-        denom = c0 - 2 * c1 + c2
+# --- 1. align -----------------------------------------------------------------------------------
+
+
+def autocorrelation(values: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """Normalised autocorrelation of ``values`` (N, M) inside the window ``box`` = (y0, y1, x0,
+    x1), which must leave a border wider than the lags of interest so that nothing wraps
+    round; lag (0, 0) is at [0, 0] and negative lags wrap around."""
+    y0, y1, x0, x1 = box
+    h, w = cv2.getOptimalDFTSize(values.shape[0]), cv2.getOptimalDFTSize(values.shape[1])
+    inside = values[y0:y1, x0:x1]
+    x = np.zeros((h, w), np.float32)
+    x[y0:y1, x0:x1] = inside - inside.mean()
+    spectrum = cv2.dft(x)  # packed (CCS) real spectrum
+    ac = cv2.idft(cv2.mulSpectrums(spectrum, spectrum, 0, conjB=True), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+    lag_y = np.minimum(np.arange(h), h - np.arange(h))
+    lag_x = np.minimum(np.arange(w), w - np.arange(w))
+    overlap = np.outer(np.maximum(y1 - y0 - lag_y, 1), np.maximum(x1 - x0 - lag_x, 1)).astype(np.float32)
+    ac = ac / np.maximum(overlap, 0.25 * overlap[0, 0])
+    return ac / max(float(ac[0, 0]), 1e-9)
+
+
+def lattice_vector(ac: np.ndarray, along: int, lo: float, hi: float, skew: float) -> tuple[np.ndarray, float]:
+    """The strongest autocorrelation peak with its ``along`` coordinate (0: x, 1: y) between
+    ``lo`` and ``hi`` and the other coordinate within ``skew`` times that: the lattice vector
+    (x, y), refined to sub-pixel, and the correlation there."""
+    h2, w2 = ac.shape
+    main = np.arange(int(np.floor(lo)), int(np.ceil(hi)) + 1)
+    side_max = int(np.ceil(skew * hi))
+    side = np.arange(-side_max, side_max + 1)
+    if along == 0:
+        patch = ac[np.ix_(side % h2, main % w2)]
+    else:
+        patch = ac[np.ix_(main % h2, side % w2)].T
+    allowed = np.abs(side[:, None]) <= skew * main[None, :]
+    ridge = np.where(allowed, patch, -np.inf).max(axis=0)
+    peak = np.zeros(len(main), bool)
+    peak[1:-1] = (ridge[1:-1] >= ridge[:-2]) & (ridge[1:-1] >= ridge[2:])
+    if not peak.any():
+        peak[:] = True
+    scored = np.where(allowed & peak[None, :], patch, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(scored)), scored.shape)
+    m = main[j] + _parabola(patch[i, :], j)
+    s = side[i] + _parabola(patch[:, j], i)
+    vec = np.array([m, s]) if along == 0 else np.array([s, m])
+    return vec.astype(np.float64), float(patch[i, j])
+
+
+def _parabola(values: np.ndarray, k: int) -> float:
+    """Sub-sample offset of the peak of ``values`` at ``k`` (a parabola through 3 samples)."""
+    if 0 < k < len(values) - 1:
+        a, b, c = float(values[k - 1]), float(values[k]), float(values[k + 1])
+        denom = a - 2 * b + c
         if denom < 0:
-            best += 0.5 * (c0 - c2) / denom
-    return best, float(corr[i])
+            return float(np.clip(0.5 * (a - c) / denom, -0.5, 0.5))
+    return 0.0
 
 
-def fit_axis(line: np.ndarray, activity: np.ndarray, cell_px: int, pitch_range: tuple[float, float],
-             content_weight: float) -> AxisFit:
-    """The 11 lines along one axis: period from the activity, then position and exact pitch
-    from line evidence and the activity inside against just outside."""
-    pitch, period_strength = periodicity(activity, pitch_range[0] * cell_px, pitch_range[1] * cell_px, cell_px)
-    n = len(line)
-    positions = np.arange(n, dtype=np.float32)
-    line_s = smooth(line, 3)
-    cum = np.concatenate([[0.0], np.cumsum(activity, dtype=np.float64)])
+def periodicity(pyramid: Pyramid, homography: np.ndarray, cell_px: int, pad_cells: float,
+                pitch_range: tuple[float, float], max_skew: float) -> float:
+    """How strongly the inside of a proposal repeats at some lattice (the weaker of the two
+    autocorrelation peaks): a cheap first look that ranks proposals."""
+    s = cell_px
+    gray = to_gray(pyramid.rectify(homography, s, pad_cells))
+    gx, gy = gradients(gray)
+    a, b = int(round((pad_cells + 0.5) * s)), int(round((pad_cells + GRID - 0.5) * s))
+    ac = autocorrelation(np.abs(gx) + np.abs(gy), (a, b, a, b))
+    _, cx = lattice_vector(ac, 0, pitch_range[0] * s, pitch_range[1] * s, max_skew)
+    _, cy = lattice_vector(ac, 1, pitch_range[0] * s, pitch_range[1] * s, max_skew)
+    return min(cx, cy)
 
-    def mean_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        a = np.clip(a, 0, n)
-        b = np.clip(b, 0, n)
-        ca = np.interp(a, np.arange(n + 1), cum)
-        cb = np.interp(b, np.arange(n + 1), cum)
-        return (cb - ca) / np.maximum(b - a, 1e-6)
 
-    best: tuple[float, float, float, float, float] | None = None
-    k = np.arange(LINES, dtype=np.float32)
-    mids = np.arange(GRID, dtype=np.float32) + 0.5
-    outside, guard = 0.7, 0.2
-    for factor in np.linspace(0.9, 1.1, 41):
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    homography: np.ndarray  # grid -> image, cells square and axis-aligned, position unknown
+    periodicity: float  # the weaker of the two autocorrelation peaks
+
+
+def align(pyramid: Pyramid, homography: np.ndarray, cell_px: int, pad_cells: float,
+          pitch_range: tuple[float, float], max_skew: float, perspective: bool = True) -> Alignment:
+    """The lattice of the cells near a proposal: the returned homography has cells of one
+    unit, square and axis-aligned (its grid origin is arbitrary; the proposal's centre stays
+    at (5, 5)). The period and slant come from the autocorrelation inside the proposal; the
+    perspective from how the cells' area changes between its four quarters."""
+    s = cell_px
+    gray = to_gray(pyramid.rectify(homography, s, pad_cells))
+    gx, gy = gradients(gray)
+    magnitude = np.abs(gx) + np.abs(gy)
+    a, b = int(round((pad_cells + 0.5) * s)), int(round((pad_cells + GRID - 0.5) * s))
+    ac = autocorrelation(magnitude, (a, b, a, b))
+    vx, cx = lattice_vector(ac, 0, pitch_range[0] * s, pitch_range[1] * s, max_skew)
+    vy, cy = lattice_vector(ac, 1, pitch_range[0] * s, pitch_range[1] * s, max_skew)
+    base = np.column_stack([vx, vy])
+    centre = np.array([gray.shape[1] / 2, gray.shape[0] / 2])
+    projective = quarter_perspective(magnitude, base, centre, (a, b), vx, vy, max_skew) if perspective else np.zeros(2)
+    # u = centre + base h / (1 + p.h) with h = g - 5: homogeneous [[base + c p^T, c], [p^T, 1]]
+    p = projective
+    lattice = np.eye(3)
+    lattice[:2, :2] = base + np.outer(centre, p)
+    lattice[:2, 2] = centre
+    lattice[2, :2] = p
+    shift = np.array([[1, 0, -GRID / 2], [0, 1, -GRID / 2], [0, 0, 1]])
+    return Alignment(homography=homography @ rect_to_grid(s, pad_cells) @ lattice @ shift,
+                     periodicity=min(cx, cy))
+
+
+def quarter_perspective(magnitude: np.ndarray, base: np.ndarray, centre: np.ndarray, window: tuple[int, int],
+                        vx: np.ndarray, vy: np.ndarray, max_skew: float) -> np.ndarray:
+    """The projective part p (2,) of the lattice: a cell's area falls as (1 + p.h)^-3 with h the
+    offset from the centre in cells; measured from the lattice vectors of the four quarters."""
+    a, b = window
+    mid = (a + b) // 2
+    rows, offsets = [], []
+    area0 = abs(float(np.linalg.det(base)))
+    inverse = np.linalg.inv(base)
+    for y0, y1 in ((a, mid), (mid, b)):
+        for x0, x1 in ((a, mid), (mid, b)):
+            ac = autocorrelation(magnitude, (y0, y1, x0, x1))
+            qx, cqx = lattice_vector(ac, 0, 0.8 * vx[0], 1.25 * vx[0], max_skew)
+            qy, cqy = lattice_vector(ac, 1, 0.8 * vy[1], 1.25 * vy[1], max_skew)
+            if min(cqx, cqy) <= 0.05:
+                continue
+            area = abs(float(qx[0] * qy[1] - qx[1] * qy[0]))
+            h = inverse @ (np.array([(x0 + x1) / 2, (y0 + y1) / 2]) - centre)
+            rows.append(h)
+            offsets.append(-np.log(max(area, 1e-6) / area0) / 3.0)
+    if len(rows) < 3:
+        return np.zeros(2)
+    rows_a, offsets_a = np.array(rows), np.array(offsets)
+    p, *_ = np.linalg.lstsq(rows_a, offsets_a, rcond=None)
+    if len(rows) == 4 and np.abs(rows_a @ p - offsets_a).max() > 0.01:
+        # one quarter disagrees (a hand, glare): the three that agree best
+        fits = []
+        for drop in range(4):
+            keep = np.arange(4) != drop
+            q, *_ = np.linalg.lstsq(rows_a[keep], offsets_a[keep], rcond=None)
+            fits.append((float(np.abs(rows_a[keep] @ q - offsets_a[keep]).max()), q))
+        p = min(fits, key=lambda item: item[0])[1]
+    return np.clip(p, -0.08, 0.08)
+
+
+# --- 2. place -----------------------------------------------------------------------------------
+
+
+def paperness(rect_bgr: np.ndarray, centre: tuple[int, int]) -> np.ndarray:
+    """How much each pixel looks like card paper (about 1) rather than anything else (0 or
+    less): whiteness against the light paper of the central cells, less saturation."""
+    lo, hi = centre
+    core = rect_bgr[lo:hi:2, lo:hi:2].reshape(-1, 3)
+    total = core.sum(axis=1)
+    bright = core[total >= np.quantile(total, 0.8)]
+    white = bright.mean(axis=0) if len(bright) else np.full(3, 255.0)
+    gains = (float(white.max()) / np.maximum(white, 1.0)).astype(np.float32)
+    b, g, r = cv2.split(rect_bgr)
+    b, g, r = b * gains[0], g * gains[1], r * gains[2]
+    low = cv2.min(cv2.min(b, g), r)
+    high = cv2.max(cv2.max(b, g), r)
+    level = max(float(np.quantile(low[lo:hi:2, lo:hi:2], 0.9)), 1.0)
+    chroma = cv2.divide(high - low, cv2.max(low, 1.0))
+    return np.clip(low * (1.0 / level), 0.0, 1.0) - np.minimum(chroma, 1.0)
+
+
+def mean_between(cum: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Means of a profile between positions ``a`` and ``b`` from its cumulative sum ``cum``."""
+    n = len(cum) - 1
+    a = np.clip(a, 0, n)
+    b = np.clip(b, 0, n)
+    grid = np.arange(n + 1, dtype=np.float64)
+    return (np.interp(b, grid, cum) - np.interp(a, grid, cum)) / np.maximum(b - a, 1e-6)
+
+
+@dataclass(frozen=True, slots=True)
+class AxisPlacement:
+    first: float  # rectified position of line 0
+    pitch: float
+    paper_contrast: float  # paper inside the 10 cells against just outside (0 when unused)
+    art_contrast: float  # activity of the outer cells against just outside
+    lines: bool  # the phase came from visible cell borders
+
+
+def window_search(profile: np.ndarray, pitch: float, factors: np.ndarray, strip: float,
+                  seen: np.ndarray | None = None) -> tuple[float, float, float, float]:
+    """The 10-cell window over ``profile`` (one value per position) that steps up at both ends:
+    the strips of ``strip`` cells just inside against those just outside, the weaker end
+    counting. An end outside the photo (``seen`` False there) cannot be judged: the other end
+    counts alone, a little less. Returns (first, pitch, step, outside) with the step in the
+    profile's units and ``outside`` the higher of the two outer strips."""
+    n = len(profile)
+    cum = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
+    seen_cum = np.concatenate([[0.0], np.cumsum(seen if seen is not None else np.ones(n), dtype=np.float64)])
+    best = (0.0, pitch, -np.inf, 0.0)
+    for factor in factors:
         p = pitch * factor
-        span = GRID * p
-        firsts = np.arange(0.0, n - span - 1.0, 0.5, dtype=np.float32)
+        w = strip * p
+        firsts = np.arange(w, n - GRID * p - w, 0.25)
         if len(firsts) == 0:
             continue
-        on = np.interp(firsts[:, None] + k * p, positions, line_s).mean(axis=1)
-        off = np.interp(firsts[:, None] + mids * p, positions, line_s).mean(axis=1)
-        level = np.interp(firsts[:, None] + np.linspace(0, span, 41), positions, line_s).mean(axis=1) + 1e-6
-        line_c = (on - off) / level
-        inside = mean_between(firsts + guard * p, firsts + span - guard * p)
-        left = mean_between(firsts - outside * p, firsts - guard * p)
-        right = mean_between(firsts + span + guard * p, firsts + span + outside * p)
-        out = np.maximum(left, right)
-        content_c = (inside - out) / (inside + 1e-6)
-        score = line_c + content_weight * content_c
+        last = firsts + GRID * p
+        before = mean_between(cum, firsts - w, firsts)
+        after = mean_between(cum, last, last + w)
+        left = mean_between(cum, firsts, firsts + w) - before
+        right = mean_between(cum, last - w, last) - after
+        left_seen = mean_between(seen_cum, firsts - w, firsts + w) > 0.99
+        right_seen = mean_between(seen_cum, last - w, last + w) > 0.99
+        score = np.where(left_seen & right_seen, np.minimum(left, right),
+                         np.where(left_seen, left - 0.1, np.where(right_seen, right - 0.1, -np.inf)))
         i = int(np.argmax(score))
-        if best is None or score[i] > best[0]:
-            best = (float(score[i]), float(firsts[i]), float(p), float(line_c[i]), float(content_c[i]))
-    if best is None:
-        return AxisFit(first=0.0, pitch=float(pitch), periodicity=0.0, line_contrast=0.0, content_contrast=0.0)
-    _, first, p, line_c, content_c = best
-    return AxisFit(first=first, pitch=p, periodicity=period_strength, line_contrast=line_c,
-                   content_contrast=content_c)
+        if score[i] > best[2]:
+            best = (float(firsts[i]), p, float(score[i]), float(max(before[i], after[i])))
+    return best
 
 
-def global_fit(gray: np.ndarray, homography: np.ndarray, cell_px: int, pad_cells: float,
-               pitch_range: tuple[float, float], content_weight: float) -> tuple[np.ndarray, AxisFit, AxisFit]:
-    """Re-places the grid inside a proposal: the new homography and the fit of each axis."""
-    rectified = rectify(gray, homography, cell_px, pad_cells)
-    gx, gy = gradients(rectified)
-    segment = max(2, cell_px // 4)
-    lo, hi = pad_cells * cell_px, (pad_cells + GRID) * cell_px
-    x_span, y_span = (lo, hi), (lo, hi)
-    fit_x = fit_y = None
-    for _ in range(2):
-        line, activity = axis_cues(gx, y_span[0], y_span[1], segment)
-        fit_x = fit_axis(line, activity, cell_px, pitch_range, content_weight)
-        line, activity = axis_cues(gy.T, x_span[0], x_span[1], segment)
-        fit_y = fit_axis(line, activity, cell_px, pitch_range, content_weight)
-        x_span = (fit_x.first, fit_x.first + GRID * fit_x.pitch)
-        y_span = (fit_y.first, fit_y.first + GRID * fit_y.pitch)
-    corners_rect = np.array([[x_span[0], y_span[0]], [x_span[1], y_span[0]], [x_span[1], y_span[1]],
-                             [x_span[0], y_span[1]]])
-    corners_img = apply_homography(homography @ rect_to_grid(cell_px, pad_cells), corners_rect)
-    return grid_homography(corners_img), fit_x, fit_y
+def plateau_width(profile: np.ndarray, centre: tuple[int, int], strip: float, seen: np.ndarray) -> float | None:
+    """Distance between the strongest rise of ``profile`` before ``centre`` and its strongest
+    fall after it (steps measured over ``strip`` samples); None when either runs out of the
+    photo (``seen`` False) before showing."""
+    n = len(profile)
+    w = max(2, int(round(strip)))
+    cum = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
+    u = np.arange(w, n - w)
+    step = (cum[u + w] - cum[u]) / w - (cum[u] - cum[u - w]) / w
+    ok = np.array([seen[max(0, i - w) : i + w].all() for i in u])
+    rise = np.where((u < centre[0]) & ok, step, -np.inf)
+    fall = np.where((u > centre[1]) & ok, -step, -np.inf)
+    if not np.isfinite(rise).any() or not np.isfinite(fall).any():
+        return None
+    first, last = int(np.argmax(rise)), int(np.argmax(fall))
+    if not (seen[: u[first]].all() or rise[first] > 0) or not (seen[u[last]:].all() or fall[last] > 0):
+        return None
+    return float(u[last] - u[first])
+
+
+def profile_period(profile: np.ndarray, lo: int, hi: int, pitch: float, slack: float) -> float:
+    """The period of ``profile[lo:hi]`` within ``slack`` of ``pitch`` (autocorrelation peak,
+    refined to sub-sample), or ``pitch`` when there is no clear peak."""
+    x = profile[lo:hi] - smooth(profile, int(2 * pitch) | 1)[lo:hi]
+    x = x - x.mean()
+    lags = np.arange(int(np.floor(pitch * (1 - slack))) - 1, int(np.ceil(pitch * (1 + slack))) + 2)
+    lags = lags[(lags > 1) & (lags < len(x) - 2)]
+    if len(lags) < 3:
+        return pitch
+    corr = np.array([float(x[:-lag] @ x[lag:]) / (len(x) - lag) for lag in lags])
+    i = int(np.argmax(corr))
+    if i == 0 or i == len(lags) - 1:
+        return pitch
+    return float(np.clip(lags[i] + _parabola(corr, i), pitch * (1 - slack), pitch * (1 + slack)))
+
+
+def line_phase(line: np.ndarray, pitch: float, lo: int, hi: int, min_sharpness: float) -> float | None:
+    """Where sharp, periodic cell borders fall (modulo ``pitch``), or None when the folded line
+    evidence has no clear single peak."""
+    p = int(round(pitch))
+    if p < 6:
+        return None
+    idx = np.arange(lo, hi)
+    folded = np.bincount(idx % p, weights=smooth(line, 3)[lo:hi], minlength=p) / np.maximum(
+        np.bincount(idx % p, minlength=p), 1)
+    k = int(np.argmax(folded))
+    others = np.delete(folded, [(k + d) % p for d in range(-(p // 6), p // 6 + 1)])
+    floor = float(np.median(others)) + 1e-3
+    if (folded[k] - floor) / floor < min_sharpness:
+        return None
+    ring = np.array([folded[(k - 1) % p], folded[k], folded[(k + 1) % p]])
+    return (k + _parabola(ring, 1)) % p
+
+
+def place_axis(paper: np.ndarray, activity: np.ndarray, line: np.ndarray, cell_px: int,
+               centre: tuple[int, int], settings: "PlaceSettings", seen: np.ndarray) -> AxisPlacement:
+    """Line 0 and the pitch along one axis (x; pass transposed images for y) of an aligned
+    rectification whose cells are about ``cell_px`` wide; ``seen``: positions in the photo."""
+    period = profile_period(activity, centre[0], centre[1], cell_px, settings.period_slack)
+    factors = np.linspace(1 - settings.pitch_slack, 1 + settings.pitch_slack, settings.pitch_steps)
+    first, pitch, paper_step, outside = window_search(paper, period, factors, settings.paper_strip, seen)
+    lines = False
+    art_step = 0.0
+    width = plateau_width(paper, centre, settings.paper_strip * period, seen)
+    wide = width is not None and width / pitch > GRID + settings.max_extra_paper
+    if paper_step < settings.min_paper_step or wide:
+        # no coloured border to end the paper: the art says where the cells are, visible
+        # borders say exactly where
+        first, pitch, art_step, _ = window_search(activity, period, factors, settings.art_strip, seen)
+        phase = line_phase(line, pitch, centre[0], centre[1], settings.min_line_sharpness)
+        if phase is not None:
+            shift = (phase - first + pitch / 2) % pitch - pitch / 2
+            if abs(shift) <= settings.max_line_shift * pitch:
+                first += shift
+                lines = True
+    return AxisPlacement(first=first, pitch=pitch, paper_contrast=paper_step, art_contrast=art_step, lines=lines)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceSettings:
+    cell_px: int
+    pad_cells: float
+    period_slack: float
+    pitch_slack: float
+    pitch_steps: int
+    paper_strip: float
+    art_strip: float
+    min_paper_step: float
+    max_extra_paper: float
+    min_line_sharpness: float
+    max_line_shift: float
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    homography: np.ndarray  # grid -> image
+    x: AxisPlacement
+    y: AxisPlacement
+
+
+def place(bgr_pyramid: Pyramid, aligned: np.ndarray, settings: PlaceSettings) -> Placement:
+    """The 10 x 10 cells in an aligned rectification (see ``align``)."""
+    s, pad = settings.cell_px, settings.pad_cells
+    rect = bgr_pyramid.rectify(aligned, s, pad)
+    gray = to_gray(rect)
+    gx, gy = gradients(gray)
+    lo, hi = int(round((pad + 1) * s)), int(round((pad + GRID - 1) * s))
+    paper = paperness(rect, (int(round((pad + 2) * s)), int(round((pad + GRID - 2) * s))))
+    magnitude = np.abs(gx) + np.abs(gy)
+    segment = max(2, s // 4)
+    seen = inside_photo(bgr_pyramid.shape, aligned, s, pad)
+    fx = place_axis(paper[lo:hi].mean(axis=0), magnitude[lo:hi].mean(axis=0), line_evidence(gx[lo:hi], segment),
+                    s, (lo, hi), settings, seen[lo:hi].mean(axis=0) > 0.5)
+    fy = place_axis(paper[:, lo:hi].mean(axis=1), magnitude[:, lo:hi].mean(axis=1),
+                    line_evidence(np.ascontiguousarray(gy[:, lo:hi].T), segment), s, (lo, hi), settings,
+                    seen[:, lo:hi].mean(axis=1) > 0.5)
+    corners = np.array([[fx.first, fy.first], [fx.first + GRID * fx.pitch, fy.first],
+                        [fx.first + GRID * fx.pitch, fy.first + GRID * fy.pitch],
+                        [fx.first, fy.first + GRID * fy.pitch]])
+    corners_img = apply_homography(aligned @ rect_to_grid(s, pad), corners)
+    return Placement(homography=grid_homography(corners_img), x=fx, y=fy)
+
+
+# --- 3. refine ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LineSamples:
+    """Where the lines of one direction were seen: for line k and band j (the cell row or
+    column it crosses), the offset across the line in grid units and how clearly it showed."""
+
+    offset: np.ndarray  # (11, 10) grid units, positive towards higher coordinates
+    strength: np.ndarray  # (11, 10) peak over the band's median evidence; 0 where not measured
+
+
+def sample_lines(grad: np.ndarray, cell_px: int, pad_cells: float, reach: float, segments: int) -> LineSamples:
+    """Measures the 11 lines across the columns of ``grad`` (signed d/dx of a rectification,
+    or d/dy transposed) in each of the 10 bands of rows (vectorised over lines and bands)."""
+    s = cell_px
+    seg = max(1, s // segments)
+    tops = np.round((pad_cells + np.arange(GRID)) * s).astype(int)
+    rows = tops[:, None] + np.arange(segments * seg)[None, :]  # (10, segments * seg)
+    bands = grad[rows]  # (10, segments * seg, N)
+    means = bands.reshape(GRID, segments, seg, grad.shape[1]).mean(axis=2)
+    evidence = np.abs(np.median(means, axis=1))  # (10, N)
+    evidence = cv2.blur(evidence.astype(np.float32), (3, 1))
+    lo, hi = int(pad_cells * s), int((pad_cells + GRID) * s)
+    floor = np.median(evidence[:, lo:hi], axis=1) + 1e-3  # (10,)
+    centres = (pad_cells + np.arange(LINES)) * s  # (11,)
+    half = int(np.ceil(reach * s))
+    offsets_px = np.arange(-half, half + 1)
+    idx = np.round(centres).astype(int)[:, None] + offsets_px[None, :]  # (11, W)
+    idx = np.clip(idx, 1, grad.shape[1] - 2)
+    window = evidence[:, idx]  # (10, 11, W)
+    allowed = np.abs(idx - centres[:, None]) <= reach * s  # (11, W)
+    best = np.argmax(np.where(allowed[None], window, -1.0), axis=2)  # (10, 11)
+    at = np.take_along_axis(idx[None].repeat(GRID, 0), best[..., None], axis=2)[..., 0]  # (10, 11)
+    j = np.arange(GRID)[:, None]
+    a, b, c = evidence[j, at - 1], evidence[j, at], evidence[j, at + 1]
+    denom = a - 2 * b + c
+    sub = np.where(denom < 0, np.clip(0.5 * (a - c) / np.where(denom < 0, denom, -1.0), -0.5, 0.5), 0.0)
+    peak = at + sub
+    offsets = ((peak - centres[None, :]) / s).T  # (11, 10)
+    strengths = (b / floor[:, None]).T
+    return LineSamples(offset=offsets, strength=strengths)
+
+
+@dataclass(frozen=True, slots=True)
+class Refinement:
+    homography: np.ndarray  # grid -> image
+    lattice_xy: np.ndarray  # (11, 11, 2) [row line i, column line j] -> image (x, y)
+    lines_seen: int  # lines of the 22 measured clearly in most bands
+    residual: float  # median distance of the measured lines from the fitted lattice, cells
+
+
+def correspondences(vertical: LineSamples, horizontal: LineSamples, min_strength: float
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(true grid point, current grid point) pairs from the line samples that showed clearly."""
+    k, j = np.nonzero(vertical.strength >= min_strength)
+    true_v = np.column_stack([k, j + 0.5]).astype(np.float64)
+    seen_v = np.column_stack([k + vertical.offset[k, j], j + 0.5])
+    k2, j2 = np.nonzero(horizontal.strength >= min_strength)
+    true_h = np.column_stack([j2 + 0.5, k2]).astype(np.float64)
+    seen_h = np.column_stack([j2 + 0.5, k2 + horizontal.offset[k2, j2]])
+    return np.vstack([true_v, true_h]), np.vstack([seen_v, seen_h])
+
+
+def fit_step(true_pts: np.ndarray, seen_pts: np.ndarray) -> np.ndarray | None:
+    """The homography (true grid -> current grid) that best explains line samples, robustly."""
+    if len(true_pts) < 12:
+        return None
+    g, _ = cv2.findHomography(true_pts, seen_pts, cv2.LMEDS)
+    return g
+
+
+def sample_both(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, pad_cells: float, reach: float,
+                segments: int) -> tuple[LineSamples, LineSamples]:
+    rect = gray_pyramid.rectify(homography, cell_px, pad_cells)
+    gx, gy = gradients(rect)
+    return (sample_lines(gx, cell_px, pad_cells, reach, segments),
+            sample_lines(np.ascontiguousarray(gy.T), cell_px, pad_cells, reach, segments))
+
+
+def refine(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, pad_cells: float,
+           reaches: tuple[float, ...], min_strength: float, segments: int, outline_first: bool,
+           outline_reach: float) -> Refinement:
+    """Moves the fit onto the grid's lines, measured in short pieces, a few times over with a
+    shrinking reach; a homography first, then each line's bend (the fold, the lens).
+
+    With ``outline_first`` (the paper was seen to end at a coloured border) the four outer
+    lines are fitted alone first, so that art lined up in rows cannot pull a board whose
+    cell borders do not show."""
+    s = cell_px
+    h = homography
+    if outline_first:
+        vertical, horizontal = sample_both(gray_pyramid, h, s, pad_cells, outline_reach, segments)
+        outer_v = LineSamples(vertical.offset, np.where(np.isin(np.arange(LINES), (0, GRID))[:, None],
+                                                        vertical.strength, 0.0))
+        outer_h = LineSamples(horizontal.offset, np.where(np.isin(np.arange(LINES), (0, GRID))[:, None],
+                                                          horizontal.strength, 0.0))
+        g = fit_step(*correspondences(outer_v, outer_h, min_strength))
+        if g is not None:
+            h = h @ g
+    vertical = horizontal = None
+    before = h
+    for reach in reaches:
+        vertical, horizontal = sample_both(gray_pyramid, h, s, pad_cells, reach, segments)
+        before = h
+        g = fit_step(*correspondences(vertical, horizontal, min_strength))
+        if g is None:
+            break
+        h = h @ g
+    # the bend (a fold across the middle, the lens): a homography per quarter of the grid, from
+    # the last samples (taken against ``before``)
+    lattice = quarter_lattice(before, vertical, horizontal, min_strength)
+    seen = int((np.mean(vertical.strength >= min_strength, axis=1) >= 0.5).sum()
+               + (np.mean(horizontal.strength >= min_strength, axis=1) >= 0.5).sum())
+    true_pts, seen_pts = correspondences(vertical, horizontal, min_strength)
+    if len(true_pts):
+        moved = apply_homography(np.linalg.solve(before, h), true_pts)
+        residual = float(np.median(np.linalg.norm(moved - seen_pts, axis=1)))
+    else:
+        residual = 1.0
+    return Refinement(homography=h, lattice_xy=lattice.astype(np.float32), lines_seen=seen, residual=residual)
+
+
+def quarter_lattice(homography: np.ndarray, vertical: LineSamples, horizontal: LineSamples,
+                    min_strength: float, min_samples: int = 24) -> np.ndarray:
+    """(11, 11, 2) image positions of the crossings: each quarter of the grid (5 x 5 cells and
+    the lines round it) gets its own correction of ``homography`` from the samples in it; a
+    crossing shared by quarters takes their mean."""
+    half = GRID // 2
+    ks = np.arange(LINES, dtype=np.float64)
+    gx, gy = np.meshgrid(ks, ks)  # [row i, col j]
+    grid_pts = np.stack([gx, gy], axis=-1)
+    total = np.zeros((LINES, LINES, 2))
+    count = np.zeros((LINES, LINES, 1))
+    true_all, seen_all = correspondences(vertical, horizontal, min_strength)
+    for x0 in (0, half):
+        for y0 in (0, half):
+            inside = ((true_all[:, 0] >= x0 - 0.01) & (true_all[:, 0] <= x0 + half + 0.01)
+                      & (true_all[:, 1] >= y0 - 0.01) & (true_all[:, 1] <= y0 + half + 0.01))
+            g = None
+            if inside.sum() >= min_samples:
+                g, _ = cv2.findHomography(true_all[inside], seen_all[inside], cv2.RANSAC, 0.06)
+            corrected = homography @ g if g is not None else homography
+            rows = slice(y0, y0 + half + 1)
+            cols = slice(x0, x0 + half + 1)
+            total[rows, cols] += apply_homography(corrected, grid_pts[rows, cols])
+            count[rows, cols] += 1
+    return total / count
+
+
+# --- 4. verify ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """How much a fit looks like a printed 10 x 10 grid of cards (on the part of it that is in
+    the photo)."""
+
+    repeat: float  # the cells repeat one cell on (NCC of the grid with itself shifted a cell), 0..1
+    off_repeat: float  # the same shifted half a cell (a true lattice repeats less there)
+    spill: float  # the strongest repeat across one of the grid's sides into what lies beyond it
+    busy: float  # the activity inside the cells that have least, against the lines' (art, chips)
+    content: float  # share of cells whose inside is not one flat tone (ink or a chip on paper)
+    extent: float  # neighbouring columns (rows) alike inside, unlike across the outline
+    visible: float  # share of the grid's cells inside the photo
+    outside: tuple[str, ...]  # the grid's sides that run out of the photo
+    light_rims: float = 0.0  # share of cells whose rim (just inside the cell's border) is light paper
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
+
+
+def _visible_span(inside: np.ndarray) -> tuple[int, int] | None:
+    """The longest run of True in a 1-D mask, as (start, stop)."""
+    best, start = None, None
+    for i, ok in enumerate(list(inside) + [False]):
+        if ok and start is None:
+            start = i
+        if not ok and start is not None:
+            if best is None or i - start > best[1] - best[0]:
+                best = (start, i)
+            start = None
+    return best
+
+
+def evidence(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, busy_quantile: float) -> Evidence:
+    """Self-similarity of a fit's cells, whether it stops at the outline, and whether the cells
+    hold anything; measured on the cells (and the ring of cells round them) inside the photo."""
+    s, pad = cell_px, 1
+    height, width = gray_pyramid.shape[:2]
+    rect = to_gray(gray_pyramid.rectify(homography, s, pad))
+    gx, gy = gradients(rect)
+    feature = cv2.blur(np.abs(gx) + np.abs(gy), (3, 3))
+    # which cells of the 12 x 12 (grid and ring) lie in the photo
+    centres = np.arange(-1, GRID + 1) + 0.5
+    cx, cy = np.meshgrid(centres, centres)
+    pts = apply_homography(homography, np.stack([cx, cy], axis=-1))
+    reach = 0.5 * cell_size_px(homography)
+    seen = ((pts[..., 0] > reach) & (pts[..., 0] < width - 1 - reach) & (pts[..., 1] > reach)
+            & (pts[..., 1] < height - 1 - reach))
+    grid_seen = seen[1:-1, 1:-1]
+    rows = _visible_span(grid_seen.all(axis=1) | (grid_seen.mean(axis=1) >= 0.5))
+    cols = _visible_span(grid_seen.mean(axis=0) >= 0.5)
+    outside = tuple(name for name, gone in (("top", not grid_seen[0].all()), ("bottom", not grid_seen[-1].all()),
+                                             ("left", not grid_seen[:, 0].all()), ("right", not grid_seen[:, -1].all()))
+                    if gone)
+    if rows is None or cols is None or rows[1] - rows[0] < 3 or cols[1] - cols[0] < 3:
+        return Evidence(0.0, 1.0, 1.0, 0.0, 0.0, -1.0, float(grid_seen.mean()), outside)
+    # the ring of cells beyond each side, where the grid reaches that side in the photo
+    beyond = {"top": rows[0] == 0 and bool(seen[0, 1 + cols[0] : 1 + cols[1]].all()),
+              "bottom": rows[1] == GRID and bool(seen[-1, 1 + cols[0] : 1 + cols[1]].all()),
+              "left": cols[0] == 0 and bool(seen[1 + rows[0] : 1 + rows[1], 0].all()),
+              "right": cols[1] == GRID and bool(seen[1 + rows[0] : 1 + rows[1], -1].all())}
+    r0, r1 = (pad + rows[0]) * s, (pad + rows[1]) * s
+    c0, c1 = (pad + cols[0]) * s, (pad + cols[1]) * s
+    grid = feature[r0:r1, c0:c1]
+    h = s // 2
+    repeat = min(_ncc(grid[:, :-s], grid[:, s:]), _ncc(grid[:-s], grid[s:]))
+    off_repeat = max(_ncc(grid[:, :-h], grid[:, h:]), _ncc(grid[:-h], grid[h:]))
+    a, b = pad * s, (pad + GRID) * s
+    sides = []
+    if beyond["left"]:
+        sides.append(_ncc(feature[r0:r1, 0:s], feature[r0:r1, a : a + s]))
+    if beyond["right"]:
+        sides.append(_ncc(feature[r0:r1, b : b + s], feature[r0:r1, b - s : b]))
+    if beyond["top"]:
+        sides.append(_ncc(feature[0:s, c0:c1], feature[a : a + s, c0:c1]))
+    if beyond["bottom"]:
+        sides.append(_ncc(feature[b : b + s, c0:c1], feature[b - s : b, c0:c1]))
+    nr, nc = rows[1] - rows[0], cols[1] - cols[0]
+    inner = (int(round(0.12 * s)), s - int(round(0.12 * s)))
+    cells = grid.reshape(nr, s, nc, s)[:, inner[0] : inner[1], :, inner[0] : inner[1]].mean(axis=(1, 3))
+    busy = float(np.quantile(cells, busy_quantile))
+    near = np.abs(((np.arange(nc * s) + 0.5) / s + 0.5) % 1.0 - 0.5) < 0.1  # within 0.1 cell of a line
+    near_r = np.abs(((np.arange(nr * s) + 0.5) / s + 0.5) % 1.0 - 0.5) < 0.1
+    line_level = 0.5 * (float(grid[:, near].mean()) + float(grid[near_r, :].mean()))
+    tones = rect[r0:r1, c0:c1].reshape(nr, s, nc, s)[:, inner[0] : inner[1], :, inner[0] : inner[1]]
+    paper = float(np.percentile(rect[r0:r1:2, c0:c1:2], 95)) + 1e-3
+    content = float((tones.std(axis=(1, 3)) / paper >= 0.08).mean())
+    # a card's rim is paper all round (a chip or the art sits inside it); a chessboard's dark
+    # squares, a game's coloured squares are not
+    cells_grey = rect[r0:r1, c0:c1].reshape(nr, s, nc, s)
+    k0, k1 = max(1, int(round(0.08 * s))), max(2, int(round(0.2 * s)))
+    rim = np.concatenate([cells_grey[:, k0:k1, :, k0 : s - k0].reshape(nr, -1, nc).transpose(0, 2, 1),
+                          cells_grey[:, s - k1 : s - k0, :, k0 : s - k0].reshape(nr, -1, nc).transpose(0, 2, 1),
+                          cells_grey[:, k0 : s - k0, :, k0:k1].transpose(0, 2, 1, 3).reshape(nr, nc, -1),
+                          cells_grey[:, k0 : s - k0, :, s - k1 : s - k0].transpose(0, 2, 1, 3).reshape(nr, nc, -1)],
+                         axis=2)
+    light_rims = float((np.median(rim, axis=2) >= 0.65 * paper).mean())
+    # neighbouring columns (rows) of cells: alike inside, unlike across a visible outline
+    extents = []
+    for across, span, other, first_side, last_side in (
+            (cv2.blur(np.abs(gy), (3, 3)), cols, rows, "left", "right"),
+            (np.ascontiguousarray(cv2.blur(np.abs(gx), (3, 3)).T), rows, cols, "top", "bottom")):
+        count = span[1] - span[0] + 2
+        band = ((pad + other[0]) * s, (pad + other[1]) * s)
+        pairs = pair_similarity(across, s, span[0] * s, count, band)  # columns span[0]-1 .. span[1]
+        inside = pairs[1:-1]
+        edges = [pairs[0]] if beyond[first_side] else []
+        edges += [pairs[-1]] if beyond[last_side] else []
+        extents.append(float(np.median(inside)) - (max(edges) if edges else 1.0))
+    # a grid whose outline cannot be seen on two sides at least is not told from a pattern
+    spill = max(sides) if len(sides) >= 2 else 1.0
+    return Evidence(repeat=repeat, off_repeat=off_repeat, spill=spill,
+                    busy=busy / (line_level + 1e-3), content=content, extent=min(extents),
+                    visible=float(grid_seen.mean()), outside=outside, light_rims=light_rims)
+
+
+# --- 5. extent of the cells (a check where no coloured border shows it) -------------------------
+
+
+def pair_similarity(across: np.ndarray, pitch: int, first: int, count: int, rows: tuple[int, int]) -> np.ndarray:
+    """NCC between neighbouring cell columns of a cell-aligned rectification: column k spans
+    [first + k pitch, first + (k + 1) pitch); each column's ``across`` feature (what runs
+    across it: the rows' lines, the art) is folded over ``rows`` into one cell, so chips and
+    hands lying here or there average out while the cards' shared layout stays. Returns
+    (count - 1,) similarities of columns (k, k + 1)."""
+    band = across[rows[0] : rows[1]]
+    n = (rows[1] - rows[0]) // pitch
+    folded = band[: n * pitch].reshape(n, pitch, band.shape[1]).mean(axis=0)
+    guard = max(1, pitch // 8)
+    cells = np.stack([folded[:, first + k * pitch + guard : first + (k + 1) * pitch - guard].ravel()
+                      for k in range(count)])
+    cells = cells - cells.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(cells, axis=1) + 1e-9
+    return (cells[:-1] * cells[1:]).sum(axis=1) / (norms[:-1] * norms[1:])
+
+
+def extent_shift(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, reach: int) -> tuple[int, int, float]:
+    """Whether the 10 x 10 window should move by whole cells (up to ``reach``) along x and y:
+    inside the grid neighbouring columns (rows) of cells look alike, across its outline they
+    do not. Returns (dx, dy, the weaker axis's contrast at the chosen window)."""
+    s = cell_px
+    pad = reach + 1
+    rect = to_gray(gray_pyramid.rectify(homography, s, pad))
+    gx, gy = gradients(rect)
+    count = GRID + 2 * pad
+    inside_rows = (pad * s, (pad + GRID) * s)
+    col_pairs = pair_similarity(cv2.blur(np.abs(gy), (3, 3)), s, 0, count, inside_rows)
+    row_pairs = pair_similarity(np.ascontiguousarray(cv2.blur(np.abs(gx), (3, 3)).T), s, 0, count, inside_rows)
+    result = []
+    for pairs in (col_pairs, row_pairs):
+        best = (0, -np.inf)
+        for d in range(-reach, reach + 1):
+            first = pad + d  # index of the window's first column
+            inside = np.sort(pairs[first : first + GRID - 1])
+            across = max(pairs[first - 1], pairs[first + GRID - 1])
+            score = float(inside[1]) - float(across)
+            if score > best[1] + (0.05 if d != 0 and best[0] == 0 else 0.0):
+                best = (d, score)
+        result.append(best)
+    return result[0][0], result[1][0], min(result[0][1], result[1][1])

@@ -1,0 +1,129 @@
+"""Tests of locating the printed grid (vision.locate): a drawn grid found exactly, rendered
+photos found within a quarter of a cell, no board in a photo without one, and a clear
+message when the board runs off the photo."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import VisionConfig
+from vision.errors import BoardCutOff
+from vision.locate import GridFit, cut_off_message, locate_grid
+from vision.render import RenderConfig, render
+
+CONFIG = VisionConfig()
+CELL = 40
+MARGIN = 36
+PHOTO = RenderConfig(sizes=((1280, 720),), size_weights=(1.0,), cut_off_share=0.0)
+
+
+def corner_error_cells(found_xy: np.ndarray, true_xy: np.ndarray) -> float:
+    """Largest distance between found and true corners, in cells, over every cyclic order and
+    direction of ``found_xy`` (the locator does not know which corner is the printed top-left)."""
+    true_xy = np.asarray(true_xy, float)
+    cell = np.array([(np.linalg.norm(true_xy[i] - true_xy[i - 1]) + np.linalg.norm(true_xy[i] - true_xy[(i + 1) % 4]))
+                     / 20 for i in range(4)])
+    best = np.inf
+    for direction in (1, -1):
+        for shift in range(4):
+            order = np.roll(np.asarray(found_xy, float)[::direction], shift, axis=0)
+            best = min(best, float((np.linalg.norm(order - true_xy, axis=1) / cell).max()))
+    return best
+
+
+def drawn_board(rng: np.random.Generator) -> np.ndarray:
+    """A flat board: 10 x 10 light cards with dark and red marks on them, some chips, thin gaps
+    and a green border. The grid's outer corners are at MARGIN - 0.5 and MARGIN + 10 CELL - 0.5."""
+    side = 10 * CELL + 2 * MARGIN
+    board = np.full((side, side, 3), (40, 120, 30), np.uint8)
+    for r in range(10):
+        for c in range(10):
+            x0, y0 = MARGIN + c * CELL, MARGIN + r * CELL
+            cv2.rectangle(board, (x0 + 1, y0 + 1), (x0 + CELL - 2, y0 + CELL - 2), (235, 242, 246), -1)
+            ink = (30, 30, 30) if rng.random() < 0.5 else (40, 40, 190)
+            cv2.putText(board, "AKQJ98765432"[int(rng.integers(12))], (x0 + 5, y0 + 16), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.45, ink, 1, cv2.LINE_AA)
+            cv2.circle(board, (x0 + 22 + int(rng.integers(-3, 4)), y0 + 26), 5, ink, -1, cv2.LINE_AA)
+            if rng.random() < 0.3:
+                colour = [(160, 60, 20), (40, 150, 40), (40, 40, 200)][int(rng.integers(3))]
+                cv2.circle(board, (x0 + CELL // 2, y0 + CELL // 2), int(0.36 * CELL), colour, -1, cv2.LINE_AA)
+    return board
+
+
+def photo_of(board: np.ndarray, quad_xy: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The board warped so that its outer edge lands on ``quad_xy`` in a (w, h) photo of a wooden
+    table; returns the photo and the image position of the grid's outer corners."""
+    side = board.shape[0]
+    src = np.float32([[-0.5, -0.5], [side - 0.5, -0.5], [side - 0.5, side - 0.5], [-0.5, side - 0.5]])
+    homography = cv2.getPerspectiveTransform(src, np.float32(quad_xy))
+    width, height = size
+    table = np.zeros((height, width, 3), np.uint8)
+    table[:] = (60, 100, 150)
+    table[:, :, 1] += (10 * np.sin(np.arange(width) / 7.0)).astype(np.uint8)[None, :]
+    warped = cv2.warpPerspective(board, homography, (width, height), flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), homography, (width, height))
+    photo = np.where(alpha[..., None] > 127, warped, table)
+    a, b = MARGIN - 0.5, MARGIN + 10 * CELL - 0.5
+    grid = np.float32([[[a, a], [b, a], [b, b], [a, b]]])
+    return photo, cv2.perspectiveTransform(grid, homography)[0]
+
+
+def test_a_drawn_grid_is_found_exactly():
+    board = drawn_board(np.random.default_rng(1))
+    photo, true_corners = photo_of(board, np.float32([[210, 90], [690, 120], [740, 560], [170, 520]]), (960, 640))
+    fit = locate_grid(photo, CONFIG)
+    assert isinstance(fit, GridFit)
+    assert fit.corners_xy.shape == (4, 2) and fit.corners_xy.dtype == np.float32
+    assert fit.lattice_xy.shape == (11, 11, 2) and fit.lattice_xy.dtype == np.float32
+    assert corner_error_cells(fit.corners_xy, true_corners) < 0.1
+    # corners_xy are the lattice's corners, in cyclic order
+    lattice = fit.lattice_xy
+    np.testing.assert_allclose(fit.corners_xy, [lattice[0, 0], lattice[0, 10], lattice[10, 10], lattice[10, 0]])
+    # every crossing lies where the flat board puts it
+    homography = cv2.getPerspectiveTransform(np.float32([[0, 0], [10, 0], [10, 10], [0, 10]]), fit.corners_xy)
+    cols, rows = np.meshgrid(np.arange(11, dtype=np.float32), np.arange(11, dtype=np.float32))
+    flat = cv2.perspectiveTransform(np.stack([cols, rows], -1).reshape(1, -1, 2), homography)[0]
+    cell_px = np.linalg.norm(fit.corners_xy[1] - fit.corners_xy[0]) / 10
+    assert np.abs(flat - lattice.reshape(-1, 2)).max() < 0.1 * cell_px
+
+
+def test_a_blank_photo_has_no_grid():
+    assert locate_grid(np.full((480, 640, 3), 128, np.uint8), CONFIG) is None
+
+
+def test_a_grid_running_off_the_photo_raises_with_the_side():
+    board = drawn_board(np.random.default_rng(2))
+    photo, _ = photo_of(board, np.float32([[-150, 60], [420, 80], [440, 600], [-170, 580]]), (960, 640))
+    with pytest.raises(BoardCutOff, match="outside the photo") as raised:
+        locate_grid(photo, CONFIG)
+    assert "left" in str(raised.value)
+
+
+def test_cut_off_message_names_the_sides():
+    assert cut_off_message(["left"]) == "Move back or re-aim: part of the board is outside the photo (left edge)."
+    assert "top and right edges" in cut_off_message(["top", "right"])
+
+
+@pytest.mark.parametrize("seed", [7004, 7028])  # photos the locator handles; `seqcam bench` measures the rate
+def test_rendered_photos_are_located_within_a_quarter_cell(seed):
+    rendered = render(np.random.default_rng(seed), config=PHOTO)
+    label = rendered.label
+    assert label["board_fully_visible"]
+    fit = locate_grid(rendered.image_bgr(), CONFIG)
+    assert fit is not None
+    assert corner_error_cells(fit.corners_xy, label["corners_px"]) < 0.25
+
+
+def test_a_rendered_photo_without_a_board_has_no_grid():
+    rendered = render(np.random.default_rng(7500), with_board=False, config=PHOTO)
+    assert locate_grid(rendered.image_bgr(), CONFIG) is None
+
+
+def test_fewer_fitted_proposals_never_invent_a_board():
+    """A stricter budget may miss a board but must not turn a blank photo into one."""
+    config = replace(CONFIG, max_fitted=1)
+    assert locate_grid(np.zeros((300, 300, 3), np.uint8), config) is None

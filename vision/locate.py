@@ -1,0 +1,199 @@
+"""Locating the printed grid: its four outer corners and the 11 x 11 crossings of its lines.
+
+Stages (each in its own module):
+
+1. proposals (``locate_propose``): quadrilaterals round blobs of card paper, and of
+   paper with ink on it, on a small copy of the photo;
+2. the lattice (``locate_lattice``): for the most periodic proposals, the cells' period,
+   slant and perspective from the autocorrelation of the gradient, then the 10 x 10 cells
+   placed where the paper ends at a coloured border (or where the art ends, for a white
+   border), then every grid line measured in short pieces at full resolution and fitted
+   (a homography, and one per quarter of the grid for the fold and the lens);
+3. the verdict: a small logistic model over the fit's evidence (the cells repeat one cell
+   on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
+   keeps the best fit only when it is clearly a printed grid of cards; a grid that runs off
+   the photo raises ``BoardCutOff``.
+
+Points are (x, y) float32 arrays in the pixels of the image passed in.
+
+>>> import numpy as np
+>>> locate_grid(np.zeros((480, 640, 3), np.uint8), VisionConfig()) is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.errors import BoardCutOff
+from vision.locate_lattice import (GRID, Evidence, PlaceSettings, Pyramid, Refinement, align, evidence,
+                                   extent_shift, grid_homography, periodicity, place, refine)
+from vision.locate_propose import propose_quads
+
+
+@dataclass(frozen=True, slots=True)
+class GridFit:
+    """The located grid.
+
+    ``corners_xy``: (4, 2) float32, the grid's outer corners in image pixels, in cyclic order
+    (lattice [0, 0], [0, 10], [10, 10], [10, 0]); which one is the printed top-left is left
+    to the orientation stage. ``lattice_xy``: (11, 11, 2) float32, the crossing of row line i
+    and column line j at [i, j], following the board's fold and the lens. ``score``: how
+    clearly the grid showed (higher is better).
+    """
+
+    corners_xy: np.ndarray
+    lattice_xy: np.ndarray
+    score: float
+
+
+def downscaled(image_bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """A copy whose longer side is at most ``long_side`` (halvings, then one area resize) and
+    its scale (small = scale * full)."""
+    small = image_bgr
+    while max(small.shape[:2]) >= 2 * long_side:
+        small = cv2.pyrDown(small)
+    scale = long_side / max(small.shape[:2])
+    if scale < 1:
+        small = cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return small, small.shape[1] / image_bgr.shape[1]
+
+
+def place_settings(config: VisionConfig) -> PlaceSettings:
+    return PlaceSettings(cell_px=config.place_cell_px, pad_cells=config.place_pad_cells,
+                         period_slack=config.period_slack, pitch_slack=config.pitch_slack,
+                         pitch_steps=config.pitch_steps, paper_strip=config.paper_strip, art_strip=config.art_strip,
+                         min_paper_step=config.min_paper_step, max_extra_paper=config.max_extra_paper,
+                         min_line_sharpness=config.min_line_sharpness, max_line_shift=config.max_line_shift)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One proposal, fitted and judged."""
+
+    lattice_xy: np.ndarray  # (11, 11, 2) in full-image pixels
+    score: float  # board_probability, 0 for a grid too small to be a board
+    evidence: Evidence
+
+
+def coarse_fit(quad_small: np.ndarray, small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, bool]:
+    """The grid near a proposal on the small copy: align to the cells' lattice, place the
+    10 x 10 cells, twice. Returns the grid -> small homography and whether a coloured border
+    showed the outline on both axes."""
+    settings = place_settings(config)
+    h = grid_homography(quad_small)
+    placement = None
+    for pitch_range in (config.align_pitch_range, config.realign_pitch_range):
+        alignment = align(small_pyramid, h, config.align_cell_px, config.align_pad_cells, pitch_range,
+                          config.align_max_skew)
+        placement = place(small_pyramid, alignment.homography, settings)
+        h = placement.homography
+    outline = placement is not None and placement.x.art_contrast == 0.0 and placement.y.art_contrast == 0.0
+    return h, outline
+
+
+def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement:
+    """The grid's lines followed at full resolution; without a coloured border, the extent is
+    checked on the cells themselves (a whole cell off) and the lines followed again."""
+    def refined(h: np.ndarray, use_outline: bool) -> Refinement:
+        return refine(gray_pyramid, h, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches,
+                      config.min_line_strength, config.line_segments, use_outline, config.outline_reach)
+
+    fit = refined(homography, outline)
+    if not outline:
+        dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, config.extent_reach)
+        if dx or dy:
+            fit = refined(fit.homography @ np.array([[1.0, 0, dx], [0, 1, dy], [0, 0, 1]]), False)
+    return fit
+
+
+def fit_proposal(quad_small: np.ndarray, scale: float, small_pyramid: Pyramid, gray_pyramid: Pyramid,
+                 config: VisionConfig) -> Candidate:
+    """Fits and judges the grid near one proposal; the lattice comes back in full-image pixels."""
+    h_small, outline = coarse_fit(quad_small, small_pyramid, config)
+    fit = fine_fit(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
+    lattice = fit.lattice_xy
+    corners = lattice[[0, 0, GRID, GRID], [0, GRID, GRID, 0]].astype(np.float32)
+    seen = evidence(gray_pyramid, grid_homography(corners), config.evidence_cell_px, config.busy_quantile)
+    score = board_probability(seen, fit.lines_seen, fit.residual, config)
+    height, width = gray_pyramid.shape[:2]
+    if abs(cv2.contourArea(corners)) < config.min_grid_share * config.min_board_fraction * height * width:
+        score = 0.0
+    return Candidate(lattice_xy=lattice, score=score, evidence=seen)
+
+
+def board_probability(seen: Evidence, lines_seen: int, residual: float, config: VisionConfig) -> float:
+    """How likely a fitted lattice is the printed grid of a Sequence board (0..1): its cells
+    repeat one cell on and not half a cell on, the repetition stops at the outline, the cells
+    hold ink or chips, the lines showed and the fit follows them."""
+    if seen.content < config.min_content:
+        return 0.0
+    features = np.array([seen.repeat, seen.off_repeat, seen.spill, min(seen.busy, 1.5), seen.content,
+                         seen.extent, lines_seen / 22, residual * 10, seen.light_rims, 1.0])
+    return float(1.0 / (1.0 + np.exp(-features @ np.asarray(config.board_weights))))
+
+
+def cut_off_sides(lattice_xy: np.ndarray, width: int, height: int, margin: float) -> list[str]:
+    """The sides of the photo that the grid's outline crosses or touches."""
+    ring = np.concatenate([lattice_xy[0, :], lattice_xy[:, -1], lattice_xy[-1, ::-1], lattice_xy[::-1, 0]])
+    sides = []
+    if (ring[:, 0] < margin).any():
+        sides.append("left")
+    if (ring[:, 0] > width - 1 - margin).any():
+        sides.append("right")
+    if (ring[:, 1] < margin).any():
+        sides.append("top")
+    if (ring[:, 1] > height - 1 - margin).any():
+        sides.append("bottom")
+    return sides
+
+
+def cut_off_message(sides: list[str]) -> str:
+    """What to tell the player when the grid runs off the photo on ``sides``.
+
+    >>> cut_off_message(["left"])
+    'Move back or re-aim: part of the board is outside the photo (left edge).'
+    """
+    where = " and ".join(sides) + (" edges" if len(sides) > 1 else " edge")
+    return f"Move back or re-aim: part of the board is outside the photo ({where})."
+
+
+def locate_grid(image_bgr: np.ndarray, config: VisionConfig) -> GridFit | None:
+    """The printed grid in ``image_bgr`` (BGR uint8), or None when no grid is in the photo.
+
+    Raises ``BoardCutOff`` when a grid is found but part of it lies outside the photo.
+    """
+    height, width = image_bgr.shape[:2]
+    small, scale = downscaled(image_bgr, config.locate_long_side)
+    small_pyramid = Pyramid(small)
+    level = min(config.propose_level, len(small_pyramid.levels) - 1)
+    to_small = 2.0**level  # proposal pixel -> small pixel, about (pyrDown halves)
+    quads = propose_quads(small_pyramid.levels[level], levels=config.paper_levels, max_chroma=config.paper_max_chroma,
+                          top_share=config.white_top_share, reaches=config.close_shares,
+                          texture_box_share=config.texture_box_share, min_area_share=config.min_proposal_share,
+                          min_fill=config.min_blob_fill, max_count=config.max_proposals)
+    if not quads:
+        return None
+    quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]
+    gray_pyramid = Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
+    looks = [periodicity(small_pyramid, grid_homography(quad), config.align_cell_px, config.align_pad_cells,
+                         config.align_pitch_range, config.align_max_skew) for quad in quads]
+    best: Candidate | None = None
+    for index in np.argsort(looks)[::-1][: config.max_fitted]:
+        candidate = fit_proposal(quads[index], scale, small_pyramid, gray_pyramid, config)
+        if best is None or candidate.score > best.score:
+            best = candidate
+        if best.score >= config.sure_board_probability:
+            break
+    if best is None or best.score < config.min_board_probability:
+        return None
+    lattice = best.lattice_xy
+    sides = cut_off_sides(lattice, width, height, config.edge_margin_px)
+    if sides:
+        raise BoardCutOff(cut_off_message(sides))
+    corners = np.float32([lattice[0, 0], lattice[0, GRID], lattice[GRID, GRID], lattice[GRID, 0]])
+    return GridFit(corners_xy=corners, lattice_xy=lattice, score=best.score)

@@ -1,0 +1,202 @@
+"""Rough quadrilaterals where the printed grid may be: the proposal stage of locating.
+
+The cells of a Sequence board are playing cards: light, weakly coloured paper with ink on
+it. Two masks are made on a small copy of the photo, after a white balance taken from its
+brightest pixels:
+
+* paper: light, weakly coloured pixels, at a few lightness levels, closed over the gaps
+  between cards and opened to cut thin bridges to hands and other light things;
+* inked paper: where paper and strong edges are both dense, which keeps the grid apart
+  from a white table or a white border (plain paper has no ink).
+
+Each blob gives the quadrilateral that hugs it best. A blob may be the grid (a coloured
+border round it), the whole board (a white border), or more; the lattice stage decides.
+Points are (x, y) float32 arrays in the small copy's pixels.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def white_gains(image_bgr: np.ndarray, top_share: float) -> np.ndarray:
+    """Per-channel gains (3,) that make the mean colour of the brightest pixels grey."""
+    sample = image_bgr[::4, ::4].reshape(-1, 3).astype(np.float32)
+    total = sample.sum(axis=1)
+    cut = np.quantile(total, 1.0 - top_share)
+    ref = sample[total >= cut].mean(axis=0)
+    return (float(ref.max()) / np.maximum(ref, 1.0)).astype(np.float32)
+
+
+def paper_and_ink(image_bgr: np.ndarray, levels: tuple[float, ...], max_chroma: float, top_share: float
+                  ) -> tuple[list[np.ndarray], np.ndarray]:
+    """uint8 masks of paper (light, weakly coloured pixels, one per lightness level, a share of
+    the whitest paper's) and of strong edges."""
+    gains = white_gains(image_bgr, top_share)
+    balanced = cv2.transform(image_bgr, np.diag(gains).astype(np.float32))
+    b, g, r = cv2.split(balanced)
+    low = cv2.min(cv2.min(b, g), r)
+    high = cv2.max(cv2.max(b, g), r)
+    white = float(np.quantile(low[::4, ::4], 0.99))
+    # chroma below max_chroma * lightness: (high - low) / max_chroma < low
+    weak_colour = cv2.compare(cv2.multiply(cv2.subtract(high, low), 1.0 / max_chroma), low, cv2.CMP_LT)
+    masks = [cv2.bitwise_and(cv2.compare(low, level * white, cv2.CMP_GT), weak_colour) for level in levels]
+    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    gx = cv2.Sobel(gray, cv2.CV_16S, 1, 0)
+    gy = cv2.Sobel(gray, cv2.CV_16S, 0, 1)
+    magnitude = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+    edges = cv2.compare(magnitude, 0.25 * white, cv2.CMP_GT)
+    return masks, edges
+
+
+def inked_paper(paper: np.ndarray, edges: np.ndarray, box: int) -> np.ndarray:
+    """Where paper and edges are both dense over ``box`` pixels (the grid: cards with art and
+    chips on them), thresholded halfway to the densest such place."""
+    density = cv2.boxFilter(edges, cv2.CV_32F, (box, box), normalize=True) / 255.0
+    paper_share = cv2.boxFilter(paper, cv2.CV_32F, (box, box), normalize=True) / 255.0
+    score = density * paper_share
+    top = float(score.max())
+    if top <= 0:
+        return np.zeros_like(paper)
+    return (score > 0.35 * top).astype(np.uint8) * 255
+
+
+def intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
+    m = np.array([d1, -d2]).T
+    if abs(np.linalg.det(m)) < 1e-9:
+        return None
+    t = np.linalg.solve(m, p2 - p1)
+    return p1 + t[0] * d1
+
+
+def side_lines(points_xy: np.ndarray, quad_xy: np.ndarray, band: float) -> np.ndarray | None:
+    """Refits each side of ``quad_xy`` to the outline points near its middle (total least
+    squares) and meets neighbouring sides; None when a side has too few points."""
+    lines = []
+    for i in range(4):
+        a, b = quad_xy[i], quad_xy[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 1e-6:
+            return None
+        d = d / length
+        normal = np.array([-d[1], d[0]])
+        rel = points_xy - a
+        along = rel @ d
+        near = (np.abs(rel @ normal) < band) & (along > 0.15 * length) & (along < 0.85 * length)
+        if near.sum() < 6:
+            return None
+        pts = points_xy[near]
+        centre = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - centre, full_matrices=False)
+        lines.append((centre, vt[0]))
+    corners = []
+    for i in range(4):
+        point = intersect(*lines[i - 1], *lines[i])
+        if point is None:
+            return None
+        corners.append(point)
+    return np.array(corners, np.float32)
+
+
+def four_longest(polygon: np.ndarray) -> np.ndarray | None:
+    """The quadrilateral made by extending the four longest sides of a convex polygon (a corner
+    cut off by a hand or the frame leaves a short extra side)."""
+    sides = np.linalg.norm(np.roll(polygon, -1, axis=0) - polygon, axis=1)
+    keep = np.sort(np.argsort(-sides)[:4])
+    segments = [(polygon[i], polygon[(i + 1) % len(polygon)] - polygon[i]) for i in keep]
+    corners = []
+    for j in range(4):
+        point = intersect(*segments[j - 1], *segments[j])
+        if point is None:
+            return None
+        corners.append(point)
+    return np.array(corners, np.float32)
+
+
+def quad_of_hull(hull: np.ndarray) -> np.ndarray | None:
+    """The quadrilateral that hugs a convex outline: simplified to four sides (the four longest
+    when a corner is cut), then each side refitted to the outline near it."""
+    perimeter = cv2.arcLength(hull, True)
+    quad = None
+    for share in (0.01, 0.02, 0.035, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, share * perimeter, True).reshape(-1, 2).astype(np.float32)
+        if len(approx) == 4:
+            quad = approx
+            break
+        if 4 < len(approx) <= 6 and share >= 0.035:
+            quad = four_longest(approx)
+            if quad is not None:
+                break
+        if len(approx) < 4:
+            return None
+    if quad is None:
+        return None
+    refined = side_lines(densify(hull.reshape(-1, 2).astype(np.float32), 2.0), quad, band=0.005 * perimeter + 2.0)
+    return refined if refined is not None else quad
+
+
+def densify(polygon: np.ndarray, step: float) -> np.ndarray:
+    """Points every ``step`` pixels along a closed polygon's sides."""
+    out = []
+    for a, b in zip(polygon, np.roll(polygon, -1, axis=0)):
+        n = max(1, int(np.hypot(*(b - a)) / step))
+        t = np.arange(n, dtype=np.float32)[:, None] / n
+        out.append(a + t * (b - a))
+    return np.vstack(out)
+
+
+def group_quads(mask: np.ndarray, reach: int, min_area: float, min_fill: float
+                ) -> list[tuple[float, np.ndarray]]:
+    """Quadrilaterals round groups of blobs of ``mask`` lying within ``reach`` pixels of each
+    other (cards split apart by chips and borders): the hull of each group's own pixels."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(mask, kernel), connectivity=8)
+    out = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < min_area:
+            continue
+        own = cv2.bitwise_and(mask[y : y + h, x : x + w], mask[y : y + h, x : x + w],
+                              mask=(labels[y : y + h, x : x + w] == i).astype(np.uint8))
+        contours, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            continue
+        points = np.vstack(contours).reshape(-1, 2) + np.array([x, y])
+        hull = cv2.convexHull(points.astype(np.int32))
+        hull_area = cv2.contourArea(hull)
+        if hull_area < min_area or cv2.countNonZero(own) < min_fill * hull_area:
+            continue
+        quad = quad_of_hull(hull)
+        if quad is not None and 0 < abs(cv2.contourArea(quad)) <= 1.6 * hull_area:
+            out.append((abs(cv2.contourArea(quad)), quad))
+        # the blob's best rectangle too: no perspective, but no side of it trusted alone
+        rect = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+        out.append((0.999 * abs(cv2.contourArea(rect)), rect))
+    return out
+
+
+def propose_quads(image_bgr: np.ndarray, *, levels: tuple[float, ...], max_chroma: float, top_share: float,
+                  reaches: tuple[float, ...], texture_box_share: float, min_area_share: float,
+                  min_fill: float, max_count: int) -> list[np.ndarray]:
+    """Candidate grid outlines in ``image_bgr`` pixels, (4, 2) float32 each, the likeliest first."""
+    height, width = image_bgr.shape[:2]
+    long_side = max(height, width)
+    min_area = min_area_share * height * width
+    papers, edges = paper_and_ink(image_bgr, levels, max_chroma, top_share)
+    found: list[tuple[float, np.ndarray]] = []
+    box = max(5, int(texture_box_share * long_side) | 1)
+    found += group_quads(inked_paper(papers[-1], edges, box), 3, min_area, 0.5)
+    speck = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    for mask in papers:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, speck)
+        for share in reaches:
+            found += group_quads(mask, max(3, int(share * long_side) | 1), min_area, min_fill)
+    unique: list[np.ndarray] = []
+    tolerance = 0.01 * long_side
+    for _, quad in sorted(found, key=lambda item: -item[0]):
+        if all(np.linalg.norm(quad[:, None, :] - other[None, :, :], axis=2).min(axis=1).max() > tolerance
+               for other in unique):
+            unique.append(quad)
+    return unique[:max_count]
