@@ -240,3 +240,12 @@ def test_a_chip_next_to_the_artwork_edge_is_still_drawn(centre):
     painter.paint(canvas, centre, style.colour("B"), (0.0, 0.0))
     x, y = int(centre[0]), int(centre[1])
     assert not np.array_equal(canvas[y, x], [240, 240, 240])
+
+
+def test_clutter_when_the_camera_sees_no_table_top():
+    # regression: a view beside the table crashed the renderer (empty sampling range)
+    from vision.render.table import TableParams, sample_clutter
+
+    table = TableParams("plain", (90, 90, 90), (80, 80, 80), 20.0, 0.0, 0.0, (40, 40, 40), (-500.0, -400.0, 500.0, 400.0))
+    for seed in range(20):
+        assert sample_clutter(np.random.default_rng(seed), table, None, (600.0, 500.0, 900.0, 800.0)) == []

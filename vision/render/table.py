@@ -98,6 +98,8 @@ def sample_clutter(rng: np.random.Generator, table: TableParams, keep_out: tuple
     vx0, vy0, vx1, vy1 = view
     tx0, ty0, tx1, ty1 = table.edges_mm
     x0, y0, x1, y1 = max(vx0, tx0), max(vy0, ty0), min(vx1, tx1), min(vy1, ty1)
+    if x1 <= x0 or y1 <= y0:
+        return items  # the camera sees no part of the table top
     for kind in kinds:
         w, h = sizes[kind]
         scale = rng.uniform(0.85, 1.15) if kind in ("grid_game", "book", "notepad") else 1.0
