@@ -55,11 +55,13 @@ class VisionConfig:
     # locating: is it a Sequence board? A logistic model over the fit's evidence, in this order:
     # repeat, off_repeat, spill, busy (capped 1.5), content, extent, lines seen / 22,
     # residual * 10, light rims, bias (fitted on rendered photos; vision/locate.py: board_probability)
-    board_weights: tuple[float, ...] = (1.481, -2.014, -2.939, 0.702, 2.031, 1.891, 4.042, -3.782, 1.733, -5.5)
-    min_board_probability: float = 0.75
-    sure_board_probability: float = 0.92  # no other proposal is tried after a fit this clear
+    board_weights: tuple[float, ...] = (2.579, -2.029, -4.372, 1.011, 2.255, 1.019, 4.626, -4.015, 1.839, -6.086)
+    min_board_probability: float = 0.7
+    min_cut_off_probability: float = 0.8  # a grid running off the photo is judged on less of it
+    sure_board_probability: float = 0.8  # no other proposal is tried after a fit this clear
     min_grid_share: float = 0.75  # of min_board_fraction: a smaller grid is another object (graph paper)
     min_content: float = 0.5  # cells with ink or a chip in them: blank squares are another game
+    min_extent: float = 0.1  # columns (rows) alike inside and unlike across: a pattern that goes on is no board
     evidence_cell_px: int = 16
     busy_quantile: float = 0.3  # the cells' activity is judged at this quantile, against the lines'
 

@@ -78,6 +78,8 @@ class Candidate:
     lattice_xy: np.ndarray  # (11, 11, 2) in full-image pixels
     score: float  # board_probability, 0 for a grid too small to be a board
     evidence: Evidence
+    lines_seen: int
+    residual: float
 
 
 def coarse_fit(quad_small: np.ndarray, small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, bool]:
@@ -92,7 +94,7 @@ def coarse_fit(quad_small: np.ndarray, small_pyramid: Pyramid, config: VisionCon
                           config.align_max_skew)
         placement = place(small_pyramid, alignment.homography, settings)
         h = placement.homography
-    outline = placement is not None and placement.x.art_contrast == 0.0 and placement.y.art_contrast == 0.0
+    outline = placement is not None and placement.x.outline and placement.y.outline
     return h, outline
 
 
@@ -123,14 +125,14 @@ def fit_proposal(quad_small: np.ndarray, scale: float, small_pyramid: Pyramid, g
     height, width = gray_pyramid.shape[:2]
     if abs(cv2.contourArea(corners)) < config.min_grid_share * config.min_board_fraction * height * width:
         score = 0.0
-    return Candidate(lattice_xy=lattice, score=score, evidence=seen)
+    return Candidate(lattice_xy=lattice, score=score, evidence=seen, lines_seen=fit.lines_seen, residual=fit.residual)
 
 
 def board_probability(seen: Evidence, lines_seen: int, residual: float, config: VisionConfig) -> float:
     """How likely a fitted lattice is the printed grid of a Sequence board (0..1): its cells
     repeat one cell on and not half a cell on, the repetition stops at the outline, the cells
     hold ink or chips, the lines showed and the fit follows them."""
-    if seen.content < config.min_content:
+    if seen.content < config.min_content or seen.extent < config.min_extent:
         return 0.0
     features = np.array([seen.repeat, seen.off_repeat, seen.spill, min(seen.busy, 1.5), seen.content,
                          seen.extent, lines_seen / 22, residual * 10, seen.light_rims, 1.0])
@@ -194,6 +196,8 @@ def locate_grid(image_bgr: np.ndarray, config: VisionConfig) -> GridFit | None:
     lattice = best.lattice_xy
     sides = cut_off_sides(lattice, width, height, config.edge_margin_px)
     if sides:
+        if best.score < config.min_cut_off_probability:
+            return None  # seen only in part, it must look all the more like a board
         raise BoardCutOff(cut_off_message(sides))
     corners = np.float32([lattice[0, 0], lattice[0, GRID], lattice[GRID, GRID], lattice[GRID, 0]])
     return GridFit(corners_xy=corners, lattice_xy=lattice, score=best.score)

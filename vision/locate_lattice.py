@@ -94,11 +94,14 @@ def inside_photo(shape: tuple[int, ...], homography: np.ndarray, cell_px: int, p
     maps grid coordinates to pixels of a photo of ``shape``)."""
     side = int(round((GRID + 2 * pad_cells) * cell_px))
     to_image = homography @ rect_to_grid(cell_px, pad_cells)
-    u = np.arange(side, dtype=np.float64)
+    height, width = shape[:2]
+    # where the rectification's pixels land, from a coarse grid of them (the map is smooth)
+    step = max(1, cell_px // 2)
+    u = np.arange(0, side + step, step, dtype=np.float64)
     gx, gy = np.meshgrid(u, u)
     pts = apply_homography(to_image, np.stack([gx, gy], axis=-1))
-    height, width = shape[:2]
-    return (pts[..., 0] >= 0) & (pts[..., 0] <= width - 1) & (pts[..., 1] >= 0) & (pts[..., 1] <= height - 1)
+    ok = ((pts[..., 0] >= 0) & (pts[..., 0] <= width - 1) & (pts[..., 1] >= 0) & (pts[..., 1] <= height - 1))
+    return cv2.resize(ok.astype(np.uint8), (side, side), interpolation=cv2.INTER_NEAREST).astype(bool)
 
 
 def to_gray(rect: np.ndarray) -> np.ndarray:
@@ -305,10 +308,13 @@ def mean_between(cum: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class AxisPlacement:
+    """Where the 10 cells lie along one axis of an aligned rectification."""
+
     first: float  # rectified position of line 0
     pitch: float
-    paper_contrast: float  # paper inside the 10 cells against just outside (0 when unused)
-    art_contrast: float  # activity of the outer cells against just outside
+    outline: bool  # placed on the paper's edge at a coloured border (else on the art)
+    paper_step: float  # paper just inside the outer lines against just outside
+    art_step: float  # activity of the outer cells against just outside (0 when not used)
     lines: bool  # the phase came from visible cell borders
 
 
@@ -317,25 +323,29 @@ def window_search(profile: np.ndarray, pitch: float, factors: np.ndarray, strip:
     """The 10-cell window over ``profile`` (one value per position) that steps up at both ends:
     the strips of ``strip`` cells just inside against those just outside, the weaker end
     counting. An end outside the photo (``seen`` False there) cannot be judged: the other end
-    counts alone, a little less. Returns (first, pitch, step, outside) with the step in the
-    profile's units and ``outside`` the higher of the two outer strips."""
+    counts alone, a little less. The first line at whole positions (the lines are followed
+    later). Returns (first, pitch, step, outside) with the step in the profile's units and
+    ``outside`` the higher of the two outer strips."""
     n = len(profile)
     cum = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
-    seen_cum = np.concatenate([[0.0], np.cumsum(seen if seen is not None else np.ones(n), dtype=np.float64)])
+    unseen = np.concatenate([[0], np.cumsum(~seen if seen is not None else np.zeros(n, bool))])
     best = (0.0, pitch, -np.inf, 0.0)
+    grid_n = np.arange(n + 1, dtype=np.float64)
     for factor in factors:
         p = pitch * factor
-        w = strip * p
-        firsts = np.arange(w, n - GRID * p - w, 0.25)
+        w = max(1, int(round(strip * p)))
+        firsts = np.arange(w, int(n - GRID * p - w))
         if len(firsts) == 0:
             continue
-        last = firsts + GRID * p
-        before = mean_between(cum, firsts - w, firsts)
-        after = mean_between(cum, last, last + w)
-        left = mean_between(cum, firsts, firsts + w) - before
-        right = mean_between(cum, last - w, last) - after
-        left_seen = mean_between(seen_cum, firsts - w, firsts + w) > 0.99
-        right_seen = mean_between(seen_cum, last - w, last + w) > 0.99
+        last = firsts + GRID * p  # between samples: read the sums there by interpolation
+        at = lambda x: np.interp(x, grid_n, cum)  # noqa: E731
+        seen_at = lambda x: np.interp(x, grid_n, unseen)  # noqa: E731
+        before = (cum[firsts] - cum[firsts - w]) / w
+        after = (at(last + w) - at(last)) / w
+        left = (cum[firsts + w] - cum[firsts]) / w - before
+        right = (at(last) - at(last - w)) / w - after
+        left_seen = unseen[firsts + w] == unseen[firsts - w]
+        right_seen = np.abs(seen_at(last + w) - seen_at(last - w)) < 0.5
         score = np.where(left_seen & right_seen, np.minimum(left, right),
                          np.where(left_seen, left - 0.1, np.where(right_seen, right - 0.1, -np.inf)))
         i = int(np.argmax(score))
@@ -353,7 +363,8 @@ def plateau_width(profile: np.ndarray, centre: tuple[int, int], strip: float, se
     cum = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
     u = np.arange(w, n - w)
     step = (cum[u + w] - cum[u]) / w - (cum[u] - cum[u - w]) / w
-    ok = np.array([seen[max(0, i - w) : i + w].all() for i in u])
+    unseen = np.concatenate([[0], np.cumsum(~seen)])
+    ok = (unseen[np.minimum(u + w, n)] - unseen[np.maximum(u - w, 0)]) == 0
     rise = np.where((u < centre[0]) & ok, step, -np.inf)
     fall = np.where((u > centre[1]) & ok, -step, -np.inf)
     if not np.isfinite(rise).any() or not np.isfinite(fall).any():
@@ -409,7 +420,8 @@ def place_axis(paper: np.ndarray, activity: np.ndarray, line: np.ndarray, cell_p
     art_step = 0.0
     width = plateau_width(paper, centre, settings.paper_strip * period, seen)
     wide = width is not None and width / pitch > GRID + settings.max_extra_paper
-    if paper_step < settings.min_paper_step or wide:
+    art_path = paper_step < settings.min_paper_step or wide
+    if art_path:
         # no coloured border to end the paper: the art says where the cells are, visible
         # borders say exactly where
         first, pitch, art_step, _ = window_search(activity, period, factors, settings.art_strip, seen)
@@ -419,7 +431,8 @@ def place_axis(paper: np.ndarray, activity: np.ndarray, line: np.ndarray, cell_p
             if abs(shift) <= settings.max_line_shift * pitch:
                 first += shift
                 lines = True
-    return AxisPlacement(first=first, pitch=pitch, paper_contrast=paper_step, art_contrast=art_step, lines=lines)
+    return AxisPlacement(first=first, pitch=pitch, outline=not art_path, paper_step=paper_step, art_step=art_step,
+                         lines=lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -532,7 +545,8 @@ def correspondences(vertical: LineSamples, horizontal: LineSamples, min_strength
 
 
 def fit_step(true_pts: np.ndarray, seen_pts: np.ndarray) -> np.ndarray | None:
-    """The homography (true grid -> current grid) that best explains line samples, robustly."""
+    """The homography (true grid -> current grid) that best explains line samples, robustly
+    (least median of squares: pieces of art lined up like a line are outvoted)."""
     if len(true_pts) < 12:
         return None
     g, _ = cv2.findHomography(true_pts, seen_pts, cv2.LMEDS)

@@ -108,7 +108,8 @@ def test_cut_off_message_names_the_sides():
     assert "top and right edges" in cut_off_message(["top", "right"])
 
 
-@pytest.mark.parametrize("seed", [7004, 7028])  # photos the locator handles; `seqcam bench` measures the rate
+# photos the locator handles (two with a hand over the board); `seqcam bench` measures the rate
+@pytest.mark.parametrize("seed", [7004, 7028, 101, 111, 118])
 def test_rendered_photos_are_located_within_a_quarter_cell(seed):
     rendered = render(np.random.default_rng(seed), config=PHOTO)
     label = rendered.label
