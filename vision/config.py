@@ -67,7 +67,6 @@ class VisionConfig:
 
     # the rectified board
     cell_px: int = 32  # side of one cell in the rectified image
-    refine_rounds: int = 2
 
     # reading cells (sizes are shares of a cell's side)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper

@@ -241,10 +241,6 @@ def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config:
     return centres
 
 
-def hue_deg(colour_lab: np.ndarray) -> np.ndarray:
-    return np.degrees(np.arctan2(colour_lab[..., 2], colour_lab[..., 1])) % 360
-
-
 def hue_gap(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
     return np.abs((np.asarray(a) - np.asarray(b) + 180) % 360 - 180)
 
