@@ -249,3 +249,13 @@ def test_clutter_when_the_camera_sees_no_table_top():
     table = TableParams("plain", (90, 90, 90), (80, 80, 80), 20.0, 0.0, 0.0, (40, 40, 40), (-500.0, -400.0, 500.0, 400.0))
     for seed in range(20):
         assert sample_clutter(np.random.default_rng(seed), table, None, (600.0, 500.0, 900.0, 800.0)) == []
+
+
+def test_a_layer_shifted_past_its_window_is_empty() -> None:
+    # a tiny chip seen very obliquely once crashed the renderer here
+    from vision.render.chips import _shifted
+
+    layer = np.ones((5, 5), np.float32)
+    assert not _shifted(layer, 7, 0).any()
+    assert not _shifted(layer, 0, -5).any()
+    assert _shifted(layer, 2, 1)[1:, 2:].all()

@@ -147,6 +147,8 @@ def _shifted(layer: np.ndarray, dx: int, dy: int) -> np.ndarray:
         return layer
     out = np.zeros_like(layer)
     h, w = layer.shape[:2]
+    if abs(dx) >= w or abs(dy) >= h:
+        return out  # moved wholly out of the window (a tiny chip seen very obliquely)
     out[max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)] = layer[max(0, -dy) : h + min(0, -dy),
                                                                          max(0, -dx) : w + min(0, -dx)]
     return out
