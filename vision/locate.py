@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -33,6 +34,7 @@ from vision.errors import BoardCutOff
 from vision.locate_lattice import (GRID, Evidence, PlaceSettings, Pyramid, Refinement, align, evidence,
                                    extent_shift, grid_homography, periodicity, place, refine)
 from vision.locate_propose import propose_quads
+from vision.locate_verdict import default_verdict, verdict_features
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +43,7 @@ class GridFit:
 
     ``corners_xy``: (4, 2) float32, the grid's outer corners in image pixels, in cyclic order
     (lattice [0, 0], [0, 10], [10, 10], [10, 0]); which one is the printed top-left is left
-    to the orientation stage. ``lattice_xy``: (11, 11, 2) float32, the crossing of row line i
+    to the orientation stage unless ``oriented``. ``lattice_xy``: (11, 11, 2) float32, the crossing of row line i
     and column line j at [i, j], following the board's fold and the lens. ``score``: how
     clearly the grid showed (higher is better).
     """
@@ -49,6 +51,7 @@ class GridFit:
     corners_xy: np.ndarray
     lattice_xy: np.ndarray
     score: float
+    oriented: bool = False  # corner 0 is known to be the printed top-left (located by a calibration)
 
 
 def downscaled(image_bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
@@ -77,9 +80,7 @@ class Candidate:
 
     lattice_xy: np.ndarray  # (11, 11, 2) in full-image pixels
     score: float  # board_probability, 0 for a grid too small to be a board
-    evidence: Evidence
-    lines_seen: int
-    residual: float
+    features: np.ndarray  # the verdict's inputs (vision/locate_verdict.py)
 
 
 def coarse_fit(quad_small: np.ndarray, small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, bool]:
@@ -121,22 +122,20 @@ def fit_proposal(quad_small: np.ndarray, scale: float, small_pyramid: Pyramid, g
     lattice = fit.lattice_xy
     corners = lattice[[0, 0, GRID, GRID], [0, GRID, GRID, 0]].astype(np.float32)
     seen = evidence(gray_pyramid, grid_homography(corners), config.evidence_cell_px, config.busy_quantile)
-    score = board_probability(seen, fit.lines_seen, fit.residual, config)
+    features = verdict_features(seen, fit.lines_seen, fit.residual)
+    score = board_probability(seen, features, config)
     height, width = gray_pyramid.shape[:2]
     if abs(cv2.contourArea(corners)) < config.min_grid_share * config.min_board_fraction * height * width:
         score = 0.0
-    return Candidate(lattice_xy=lattice, score=score, evidence=seen, lines_seen=fit.lines_seen, residual=fit.residual)
+    return Candidate(lattice_xy=lattice, score=score, features=features)
 
 
-def board_probability(seen: Evidence, lines_seen: int, residual: float, config: VisionConfig) -> float:
-    """How likely a fitted lattice is the printed grid of a Sequence board (0..1): its cells
-    repeat one cell on and not half a cell on, the repetition stops at the outline, the cells
-    hold ink or chips, the lines showed and the fit follows them."""
+def board_probability(seen: Evidence, features: np.ndarray, config: VisionConfig) -> float:
+    """How likely a fitted lattice is the printed grid of a Sequence board (0..1); a fit whose
+    cells are mostly blank, or whose pattern goes on past its outline, is none."""
     if seen.content < config.min_content or seen.extent < config.min_extent:
         return 0.0
-    features = np.array([seen.repeat, seen.off_repeat, seen.spill, min(seen.busy, 1.5), seen.content,
-                         seen.extent, lines_seen / 22, residual * 10, seen.light_rims, 1.0])
-    return float(1.0 / (1.0 + np.exp(-features @ np.asarray(config.board_weights))))
+    return float(default_verdict().probability(features))
 
 
 def cut_off_sides(lattice_xy: np.ndarray, width: int, height: int, margin: float) -> list[str]:
@@ -164,12 +163,9 @@ def cut_off_message(sides: list[str]) -> str:
     return f"Move back or re-aim: part of the board is outside the photo ({where})."
 
 
-def locate_grid(image_bgr: np.ndarray, config: VisionConfig) -> GridFit | None:
-    """The printed grid in ``image_bgr`` (BGR uint8), or None when no grid is in the photo.
-
-    Raises ``BoardCutOff`` when a grid is found but part of it lies outside the photo.
-    """
-    height, width = image_bgr.shape[:2]
+def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndarray], float, Pyramid, Pyramid]:
+    """Rough quadrilaterals where the grid may be (in the small copy's pixels), the most
+    periodic first, with the small copy's scale and the pyramids the fits work on."""
     small, scale = downscaled(image_bgr, config.locate_long_side)
     small_pyramid = Pyramid(small)
     level = min(config.propose_level, len(small_pyramid.levels) - 1)
@@ -178,15 +174,29 @@ def locate_grid(image_bgr: np.ndarray, config: VisionConfig) -> GridFit | None:
                           top_share=config.white_top_share, reaches=config.close_shares,
                           texture_box_share=config.texture_box_share, min_area_share=config.min_proposal_share,
                           min_fill=config.min_blob_fill, max_count=config.max_proposals)
-    if not quads:
-        return None
     quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]
     gray_pyramid = Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
     looks = [periodicity(small_pyramid, grid_homography(quad), config.align_cell_px, config.align_pad_cells,
                          config.align_pitch_range, config.align_max_skew) for quad in quads]
+    ordered = [quads[index] for index in np.argsort(looks)[::-1]]
+    return ordered, scale, small_pyramid, gray_pyramid
+
+
+def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig) -> Iterator[Candidate]:
+    """The grid fitted near each of the most periodic proposals, most periodic first."""
+    quads, scale, small_pyramid, gray_pyramid = proposals(image_bgr, config)
+    for quad in quads[: config.max_fitted]:
+        yield fit_proposal(quad, scale, small_pyramid, gray_pyramid, config)
+
+
+def locate_grid(image_bgr: np.ndarray, config: VisionConfig) -> GridFit | None:
+    """The printed grid in ``image_bgr`` (BGR uint8), or None when no grid is in the photo.
+
+    Raises ``BoardCutOff`` when a grid is found but part of it lies outside the photo.
+    """
+    height, width = image_bgr.shape[:2]
     best: Candidate | None = None
-    for index in np.argsort(looks)[::-1][: config.max_fitted]:
-        candidate = fit_proposal(quads[index], scale, small_pyramid, gray_pyramid, config)
+    for candidate in fitted_candidates(image_bgr, config):
         if best is None or candidate.score > best.score:
             best = candidate
         if best.score >= config.sure_board_probability:
