@@ -18,8 +18,9 @@ from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.image_io import read_image_file
 from vision.pipeline import Analysis, analyze_decoded
+from vision.profile import Profile, ProfileError, load_profile
 
-EXIT_OK, EXIT_FAILED = 0, 1
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2  # a profile that cannot be used is bad usage
 
 
 def result_json(image: str, analysis: Analysis | None, verdict: Judgement | None, error: str | None,
@@ -40,11 +41,12 @@ def result_json(image: str, analysis: Analysis | None, verdict: Judgement | None
     }
 
 
-def analyze_one(path: Path, team_count: int, config: VisionConfig, annotate_dir: Path | None) -> tuple[Analysis | None, Judgement | None, str | None, float]:
+def analyze_one(path: Path, team_count: int, config: VisionConfig, annotate_dir: Path | None,
+                profile: Profile | None = None) -> tuple[Analysis | None, Judgement | None, str | None, float]:
     start = time.perf_counter()
     try:
         decoded = read_image_file(path, config)
-        analysis = analyze_decoded(decoded, team_count, config)
+        analysis = analyze_decoded(decoded, team_count, config, profile=profile)
     except VisionError as error:
         return None, None, str(error), (time.perf_counter() - start) * 1000.0
     elapsed_ms = (time.perf_counter() - start) * 1000.0
@@ -58,15 +60,20 @@ def analyze_one(path: Path, team_count: int, config: VisionConfig, annotate_dir:
 
 
 def run_analyze(images: list[str], team_count: int, as_json: bool, annotate_dir: str | None,
-                stdout: TextIO | None = None) -> int:
+                stdout: TextIO | None = None, calibration: str | None = None) -> int:
     stdout = stdout or sys.stdout
     config = VisionConfig()
+    try:
+        profile = load_profile(Path(calibration)) if calibration else None
+    except ProfileError as error:
+        print(f"seqcam analyze: {error}", file=sys.stderr)
+        return EXIT_USAGE
     paths = [Path(p) for p in images] if images else [default_sample()]
     target = Path(annotate_dir) if annotate_dir else None
     failed = False
     for path in paths:
         try:
-            analysis, verdict, error, elapsed_ms = analyze_one(path, team_count, config, target)
+            analysis, verdict, error, elapsed_ms = analyze_one(path, team_count, config, target, profile)
         except Exception as crash:  # the edge: a bug must not cost the rest of the batch
             analysis, verdict, elapsed_ms = None, None, 0.0
             error = f"seqcam failed on this photo ({type(crash).__name__}: {crash}); please report it."

@@ -17,7 +17,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from types import SimpleNamespace
 from pathlib import Path
 
 import cv2
@@ -29,9 +28,11 @@ from referee.judge import judge
 from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.image_io import read_image_file
-from vision.locate import locate_grid
+from vision.locate import GridFit, locate_grid
+from calibration.learn import calibrate
 from vision.pipeline import analyze_decoded
-from vision.render.dataset import BOARD_STEM, NO_BOARD_STEM, render_one, write_photo
+from vision.profile import Profile
+from vision.render.dataset import BOARD_STEM, NO_BOARD_STEM, render_calibration, render_one, write_photo
 from vision.warp import lattice_from_corners
 
 BENCH_SEED = 20261129  # never used while tuning
@@ -43,6 +44,7 @@ class PhotoResult:
     image: str
     has_board: bool
     fully_visible: bool
+    calibrated: bool = False
     buckets: dict[str, str] = field(default_factory=dict)
     found: bool = False
     error: str = ""
@@ -64,8 +66,11 @@ class PhotoResult:
 
 def _render_job(job: tuple[str, int, int, bool]) -> str:
     out_dir, seed, index, with_board = job
-    rendered = render_one(seed, index, with_board=with_board)
     stem = (BOARD_STEM if with_board else NO_BOARD_STEM).format(index)
+    done = Path(out_dir) / f"{stem}.jpg"
+    if done.exists() and done.with_suffix(".json").exists():
+        return str(done)  # rendered before (same seed, same index): an interrupted set resumes
+    rendered = render_one(seed, index, with_board=with_board)
     return str(write_photo(Path(out_dir), stem, rendered))
 
 
@@ -112,11 +117,14 @@ def score_reading(result: PhotoResult, read: Board, label: dict, team_count: int
 def true_grid_locator(label: dict, scale: float):
     """A stand-in for the locating stage that knows the answer: measures the later stages alone."""
     corners = np.array(label["corners_px"], np.float32) / scale
-    fit = SimpleNamespace(corners_xy=corners, lattice_xy=lattice_from_corners(corners), score=1.0)
+    fit = GridFit(corners_xy=corners, lattice_xy=lattice_from_corners(corners), score=1.0)
     return lambda image_bgr, config: fit
 
 
-def bench_photo(path: Path, config: VisionConfig, oracle: bool = False) -> PhotoResult:
+def bench_photo(path: Path, config: VisionConfig, oracle: bool = False, profile: Profile | None = None,
+                calibrated: bool = False) -> PhotoResult:
+    """One photo read and scored; ``calibrated`` marks the calibrated run (whose calibration
+    may have failed: then ``profile`` is None and the photo is read as with no set-up)."""
     label = json.loads(path.with_suffix(".json").read_text())
     width, height = label["image_size"]
     varied = label.get("varied", {})
@@ -126,6 +134,7 @@ def bench_photo(path: Path, config: VisionConfig, oracle: bool = False) -> Photo
         fully_visible=bool(label.get("board_fully_visible", False)),
         buckets={key: str(varied.get(key, "")) for key in BREAKDOWNS},
         size=size_class(width, height),
+        calibrated=calibrated,
     )
     start = time.perf_counter()
     decode_start = time.perf_counter()
@@ -136,7 +145,7 @@ def bench_photo(path: Path, config: VisionConfig, oracle: bool = False) -> Photo
         decoded = read_image_file(path, config)
         decode_ms = (time.perf_counter() - start) * 1000
         locate = true_grid_locator(label, decoded.scale) if oracle and label["has_board"] else locate_grid
-        analysis = analyze_decoded(decoded, label.get("teams") or 2, config, decode_ms, locate)
+        analysis = analyze_decoded(decoded, label.get("teams") or 2, config, decode_ms, locate, profile)
     except VisionError as error:
         result.error = str(error)
         return result
@@ -150,6 +159,30 @@ def bench_photo(path: Path, config: VisionConfig, oracle: bool = False) -> Photo
     result.orientation_right = corner_error(analysis.corners_xy, true_corners) < 0.5
     score_reading(result, analysis.board, label, label["teams"])
     return result
+
+
+@dataclass
+class Calibrated:
+    """A calibration made for one bench photo's board, from its own empty-board photo."""
+
+    profile: Profile | None
+    seconds: float
+    error: str = ""
+
+
+def calibrate_for(path: Path, scratch: Path, config: VisionConfig) -> Calibrated:
+    """Renders (or reuses) the empty-board photo of the game in ``path`` and calibrates on it."""
+    label = json.loads(path.with_suffix(".json").read_text())
+    index = int(label["index"]) if label["has_board"] else 0  # photos without a board: any table's profile
+    empty = scratch / f"calibration_{index:04d}.jpg"
+    if not empty.exists():
+        empty.write_bytes(render_calibration(int(label["seed"]), index).jpeg)
+    start = time.perf_counter()
+    try:
+        result = calibrate(read_image_file(empty, config).image_bgr, config=config)
+    except VisionError as error:
+        return Calibrated(None, time.perf_counter() - start, str(error))
+    return Calibrated(result.profile, time.perf_counter() - start)
 
 
 def accuracy_rows(results: list[PhotoResult]) -> list[tuple[str, str, int]]:
@@ -238,22 +271,42 @@ def write_csv(path: Path, results: list[PhotoResult]) -> None:
 
 
 def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | None, csv_path: str,
-              oracle: bool = False) -> int:
+              oracle: bool = False, calibrated: bool = False) -> int:
     cv2.setNumThreads(1)  # speed is reported per core
     config = VisionConfig()
+    calibrations: list[Calibrated] = []
     with tempfile.TemporaryDirectory(prefix="seqcam-bench-") as scratch:
         out_dir = Path(photos_dir) if photos_dir else Path(scratch)
-        existing = sorted(out_dir.glob("photo_*.jpg"))[:n] + sorted(out_dir.glob("noboard_*.jpg"))[:no_board]
-        paths = existing if len(existing) == n + no_board else render_bench_set(out_dir, n, no_board, seed, workers)
+        paths = render_bench_set(out_dir, n, no_board, seed, workers)
         results = [bench_photo(path, config, oracle) for path in tqdm(paths, unit="photo", desc="reading")]
+        if calibrated:
+            calibrations = [calibrate_for(path, out_dir, config)
+                            for path in tqdm(paths, unit="photo", desc="calibrating")]
+            calibrated_results = [bench_photo(path, config, oracle, c.profile, calibrated=True)
+                                  for path, c in tqdm(list(zip(paths, calibrations)), unit="photo",
+                                                      desc="reading, calibrated")]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     mode = " (locating skipped: the true grid is given)" if oracle else ""
     print(f"\nseqcam bench: {n} photos with a board and {no_board} without, seed {seed}{mode}")
-    print_table("Accuracy", ("measure", "value", "of"), accuracy_rows(results))
+    if calibrated:
+        zero, calib = accuracy_rows(results), accuracy_rows(calibrated_results)
+        print_table("Accuracy: no set-up, and calibrated on an empty-board photo of the same game",
+                    ("measure", "no set-up", "calibrated", "of"),
+                    [(name, value, other, count) for (name, value, count), (_, other, _) in zip(zero, calib)])
+        failed = [c for c in calibrations if c.profile is None]
+        seconds = [c.seconds for c in calibrations]
+        print(f"\nCalibrations: {len(calibrations) - len(failed)} of {len(calibrations)} empty-board photos "
+              f"usable; time per calibration median {statistics.median(seconds):.2f} s, "
+              f"p95 {np.percentile(seconds, 95):.2f} s")
+    else:
+        print_table("Accuracy", ("measure", "value", "of"), accuracy_rows(results))
     print_table("Accuracy by condition (boards fully visible)", ("condition", "value", "photos", "localised", "per-cell", "exact"),
                 breakdown_rows(results))
+    if calibrated:
+        print_table("Accuracy by condition, calibrated", ("condition", "value", "photos", "localised", "per-cell", "exact"),
+                    breakdown_rows(calibrated_results))
     print_table("Speed on one core, milliseconds", ("size", "stage", "photos", "median", "p95"), speed_rows(results))
     print(f"\nPeak memory of the process: {peak_mb:.0f} MB")
-    write_csv(Path(csv_path), results)
+    write_csv(Path(csv_path), results + (calibrated_results if calibrated else []))
     print(f"One row per photo: {csv_path}")
     return 0

@@ -54,6 +54,22 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     analyze.add_argument("--annotate", metavar="DIR",
                          help="write each photo with the grid, the chips read, the sequences and the ? cells drawn on it")
+    analyze.add_argument("--calibration", metavar="PROFILE",
+                         help="a calibration profile made by seqcam calibrate for this board (a bad profile: exit 2)")
+
+    calibrate = commands.add_parser(
+        "calibrate",
+        help="learn this board, its chips, the light and the camera from a few photos",
+        description="Photograph the empty board once (whole, from above, in good light). Optionally add "
+        "photos with a row of chips of each colour on the board, and a folder of photos of a printed "
+        "checkerboard for the lens. Prints what was learned and what looked doubtful. Exit 0 when a "
+        "profile was written, 1 when the photos could not be used, 2 on bad usage.",
+    )
+    calibrate.add_argument("empty_image", metavar="EMPTY_IMAGE", help="a photo of the empty board")
+    calibrate.add_argument("chip_images", nargs="*", metavar="CHIPS_IMAGE",
+                           help="photos of the board with chips of each team's colour on it")
+    calibrate.add_argument("--checkerboard", metavar="DIR", help="a folder of photos of a printed checkerboard")
+    calibrate.add_argument("-o", "--output", metavar="PROFILE", required=True, help="where to write the profile (JSON)")
 
     render = commands.add_parser(
         "render",
@@ -78,6 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench_vision.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
     bench_vision.add_argument("--keep", metavar="DIR", help="keep the rendered photos in DIR")
     bench_vision.add_argument("--csv", default="benchmarks/vision_results.csv", help="where to write the per-photo results")
+    bench_vision.add_argument("--calibrated", action="store_true",
+                              help="also calibrate on an empty-board photo of each game and read the set again")
     bench_vision.add_argument("--true-grid", action="store_true",
                               help="skip locating: give the later stages the true grid, to measure them alone")
 
@@ -87,6 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     train_cells.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
     train_cells.add_argument("--out", default=None, help="where to write the model (default vision/models/cells.json)")
     train_cells.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
+
+    train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
+    train_locator.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
+    train_locator.add_argument("--n", type=int, default=400, help="photos with a board (default 400)")
+    train_locator.add_argument("--no-board", type=int, default=60, help="photos without a board (default 60)")
+    train_locator.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
+    train_locator.add_argument("--out", default=None, help="where to write the model (default vision/models/board_verdict.json)")
+    train_locator.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
 
     bench = commands.add_parser("bench-judge", help="measure positions judged per second on one core")
     bench.add_argument("--positions", type=int, default=20_000, help="random positions per team count (default 20000)")
@@ -103,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "analyze":
         from seqcam.analyze_command import run_analyze
 
-        return run_analyze(args.images, args.teams, args.json, args.annotate)
+        return run_analyze(args.images, args.teams, args.json, args.annotate, calibration=args.calibration)
     if args.command == "render":
         from seqcam.render_command import run_render
 
@@ -112,12 +138,22 @@ def main(argv: list[str] | None = None) -> int:
         from seqcam.bench_vision import BENCH_SEED, run_bench
 
         seed = BENCH_SEED if args.seed is None else args.seed
-        return run_bench(args.n, args.no_board, seed, args.workers, args.keep, args.csv, args.true_grid)
+        return run_bench(args.n, args.no_board, seed, args.workers, args.keep, args.csv, args.true_grid,
+                         args.calibrated)
     if args.command == "train-cells":
         from seqcam.train_cells import TRAIN_SEED, default_out, run_train
 
         seed = TRAIN_SEED if args.seed is None else args.seed
         return run_train(args.photos, args.n, seed, args.out or default_out(), args.workers)
+    if args.command == "calibrate":
+        from seqcam.calibrate_command import run_calibrate
+
+        return run_calibrate(args.empty_image, args.chip_images, args.checkerboard, args.output)
+    if args.command == "train-locator":
+        from seqcam.train_locator import TRAIN_SEED, default_out, run_train_locator
+
+        seed = TRAIN_SEED if args.seed is None else args.seed
+        return run_train_locator(args.photos, args.n, args.no_board, seed, args.out or default_out(), args.workers)
     if args.command == "bench-judge":
         from seqcam.bench_judge import run_bench_judge
 

@@ -52,10 +52,7 @@ class VisionConfig:
     extent_reach: int = 1  # whole cells the extent check may move the grid without a coloured border
     min_line_strength: float = 2.0  # a line piece shows this many times the band's median evidence
     line_segments: int = 6  # pieces per band for the median along a line
-    # locating: is it a Sequence board? A logistic model over the fit's evidence, in this order:
-    # repeat, off_repeat, spill, busy (capped 1.5), content, extent, lines seen / 22,
-    # residual * 10, light rims, bias (fitted on rendered photos; vision/locate.py: board_probability)
-    board_weights: tuple[float, ...] = (2.579, -2.029, -4.372, 1.011, 2.255, 1.019, 4.626, -4.015, 1.839, -6.086)
+    # locating: is it a Sequence board? (a learned model, vision/locate_verdict.py)
     min_board_probability: float = 0.7
     min_cut_off_probability: float = 0.8  # a grid running off the photo is judged on less of it
     sure_board_probability: float = 0.8  # no other proposal is tried after a fit this clear
@@ -64,6 +61,14 @@ class VisionConfig:
     min_extent: float = 0.1  # columns (rows) alike inside and unlike across: a pattern that goes on is no board
     evidence_cell_px: int = 16
     busy_quantile: float = 0.3  # the cells' activity is judged at this quantile, against the lines'
+
+    # locating by a calibration's artwork (vision/locate_reference.py)
+    reference_long_side: int = 1000  # the photo is matched at this size
+    reference_features: int = 4000  # SIFT keypoints kept in the photo
+    match_ratio: float = 0.8  # Lowe's ratio test
+    match_reprojection_px: float = 4.0  # RANSAC inlier distance, small-photo pixels
+    min_reference_matches: int = 15  # fewer inliers than this: the calibrated board is not in view
+    min_matched_share: float = 0.2  # the agreeing matches must span this share of the grid
 
     # the rectified board
     cell_px: int = 32  # side of one cell in the rectified image
@@ -84,6 +89,15 @@ class VisionConfig:
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
     colour_separation: float = 1.8  # the next team must be this many times further away
+
+    # reading against a calibration's empty board
+    reference_shift_px: int = 2  # a pixel is compared with the empty board's this far around it
+    reference_blur: float = 0.05  # both boards are blurred this much (of a cell) before comparing
+    reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
+    empty_max_change: float = 0.6  # an empty call on a disc changed more than this is '?'
+    max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
+    min_turn_contrast: float = 2.0  # the next best turn must look this many times more changed (plus the limit)
+    min_cells_to_match: int = 10  # fewer empty cards than this: the calibration cannot be checked, not used
 
     # orientation
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour

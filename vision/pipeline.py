@@ -23,7 +23,10 @@ from vision.errors import BoardNotFound
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.locate import GridFit, locate_grid
 from vision.orient import Orientation, find_orientation, ink_redness
-from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare
+from vision.lens import distorted_points, undistorted
+from vision.locate_reference import locate_by_reference
+from vision.profile import Profile
+from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, rotate_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -93,12 +96,48 @@ def turned(board: Board, quarter_turns: int) -> Board:
     return Board("".join(np.rot90(rows, -quarter_turns).reshape(-1)))
 
 
+@dataclass(frozen=True, slots=True)
+class ProfileMatch:
+    quarter_turns: int  # turns bringing the rectified board to the printed orientation
+    change: np.ndarray  # (10, 10) share of each chip disc unlike the calibrated empty board
+
+
+def match_profile(prepared: PreparedBoard, features: CellFeatures, plain: Board, profile: Profile,
+                  oriented: bool, config: VisionConfig) -> ProfileMatch | None:
+    """The calibrated empty board laid over this one: the quarter turn under which the cards
+    read empty with no set-up look unchanged, or None when no turn fits clearly (another
+    board, a grid located a cell off, too few empty cards to tell)."""
+    empty = np.array([symbol == EMPTY for symbol in plain.cells]).reshape(GRID, GRID)
+    if empty.sum() < config.min_cells_to_match:
+        return None
+    side = prepared.lab.shape[1::-1]
+    reference_bgr = cv2.resize(profile.reference_bgr, side, interpolation=cv2.INTER_LINEAR)
+    scores = []
+    for turns in [0] if oriented else range(4):
+        reference = prepare(np.ascontiguousarray(np.rot90(reference_bgr, turns)), config)
+        change = reference_change(prepared, reference, features.centre_yx, config)
+        scores.append((float(np.median(change[empty])), turns, change))
+    scores.sort(key=lambda item: item[0])
+    best, turns, change = scores[0]
+    runner_up = scores[1][0] if len(scores) > 1 else 1.0
+    if best > config.max_median_change or runner_up < config.min_turn_contrast * best + config.max_median_change:
+        return None
+    return ProfileMatch(turns, change)
+
+
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
-                  locate: Locator | None = None) -> Analysis:
-    """Reads a photo. Raises BoardNotFound or BoardCutOff when there is no whole board."""
+                  locate: Locator | None = None, profile: Profile | None = None) -> Analysis:
+    """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
+    or BoardCutOff when there is no whole board."""
     config = config or VisionConfig()
     timer = _Timer()
+    height, width = image_bgr.shape[:2]
+    lens = profile.lens if profile is not None else None
+    if lens is not None:
+        image_bgr = undistorted(image_bgr, lens)
     fit = (locate or locate_grid)(image_bgr, config)
+    if fit is None and profile is not None:  # the board's own artwork finds it behind hands and clutter
+        fit = locate_by_reference(image_bgr, profile, config)
     if fit is None:
         raise BoardNotFound(NO_BOARD)
     timer.lap("locate")
@@ -106,21 +145,35 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     timer.lap("warp")
     prepared = prepare(board_bgr, config)
     features = measure_cells(prepared, config)
-    reading = classify(features, teams_for(team_count), config)
+    teams = teams_for(team_count)
+    reading = classify(features, teams, config)
+    matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
+    if matched is not None:
+        reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
     timer.lap("read")
-    orientation = orientation_of(prepared, reading, features, config)
+    warnings = []
+    if profile is not None and matched is None:
+        warnings.append("The calibration does not match this photo (another board, or the board was not found "
+                        "exactly): read without it. Calibrate again if the board or the camera changed.")
+    if matched is not None:
+        turns = matched.quarter_turns
+    elif fit.oriented:
+        turns = 0
+    else:
+        orientation = orientation_of(prepared, reading, features, config)
+        turns = orientation.quarter_turns
+        if orientation.margin < config.min_orientation_margin:
+            warnings.append(
+                "Cannot tell which side of the board is the top: too few printed cards are visible. "
+                "Sequences and the winner are right; cell positions may be turned."
+            )
     timer.lap("orient")
 
-    turns = orientation.quarter_turns
     lattice_xy = rotate_lattice(fit.lattice_xy, turns)
+    if lens is not None:
+        lattice_xy = distorted_points(lattice_xy, lens, width, height)
     corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
     top_edge = corners[1] - corners[0]
-    warnings = []
-    if orientation.margin < config.min_orientation_margin:
-        warnings.append(
-            "Cannot tell which side of the board is the top: too few printed cards are visible. "
-            "Sequences and the winner are right; cell positions may be turned."
-        )
     return Analysis(
         board=turned(reading, turns),
         corners_xy=corners,
@@ -133,9 +186,9 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
 
 
 def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionConfig | None = None,
-                    decode_ms: float = 0.0, locate: Locator = locate_grid) -> Analysis:
+                    decode_ms: float = 0.0, locate: Locator = locate_grid, profile: Profile | None = None) -> Analysis:
     """Reads a decoded photo; positions come back in the file's full-size pixels."""
-    analysis = analyze_image(decoded.image_bgr, team_count, config, locate)
+    analysis = analyze_image(decoded.image_bgr, team_count, config, locate, profile)
     return replace(
         analysis,
         corners_xy=analysis.corners_xy * decoded.scale,
@@ -144,18 +197,19 @@ def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionCo
     )
 
 
-def analyze_file(path: Path, team_count: int = 2, config: VisionConfig | None = None) -> Analysis:
+def analyze_file(path: Path, team_count: int = 2, config: VisionConfig | None = None,
+                 profile: Profile | None = None) -> Analysis:
     """Decodes and reads one photo file."""
     config = config or VisionConfig()
     start = time.perf_counter()
     decoded = read_image_file(path, config)
-    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0)
+    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0, profile=profile)
 
 
 def analyze_bytes(data: bytes, team_count: int = 2, config: VisionConfig | None = None,
-                  name: str = "the photo") -> Analysis:
+                  name: str = "the photo", profile: Profile | None = None) -> Analysis:
     """Decodes and reads an uploaded photo."""
     config = config or VisionConfig()
     start = time.perf_counter()
     decoded = decode_image(data, config, name)
-    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0)
+    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0, profile=profile)

@@ -245,24 +245,57 @@ def hue_gap(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
     return np.abs((np.asarray(a) - np.asarray(b) + 180) % 360 - 180)
 
 
+def reference_change(prepared: PreparedBoard, reference: PreparedBoard, centres_yx: np.ndarray,
+                     config: VisionConfig) -> np.ndarray:
+    """(10, 10) share of each cell's chip disc that differs from the calibrated empty board.
+
+    Each pixel is compared with the empty board's pixels a little around it, so that a grid
+    located a pixel or two off does not make the printed ink look changed."""
+    reach = config.reference_shift_px
+    sigma = config.reference_blur * prepared.cell_px  # both photos equally soft: focus and print detail differ
+    current = cv2.GaussianBlur(prepared.lab, (0, 0), sigma)
+    padded = cv2.copyMakeBorder(cv2.GaussianBlur(reference.lab, (0, 0), sigma), reach, reach, reach, reach,
+                                cv2.BORDER_REPLICATE)
+    height, width = current.shape[:2]
+    nearest = np.full((height, width), np.inf, np.float32)
+    for dy in range(0, 2 * reach + 1, max(1, reach)):
+        for dx in range(0, 2 * reach + 1, max(1, reach)):
+            shifted = padded[dy : dy + height, dx : dx + width]
+            nearest = np.minimum(nearest, np.linalg.norm(current - shifted, axis=-1))
+    changed = (nearest > config.reference_change_delta).astype(np.float32)
+    cover = _disc_cover(changed, config.chip_radius * prepared.cell_px)
+    return cover[centres_yx[..., 0], centres_yx[..., 1]]
+
+
 def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,
-             model: CellModel | None = None) -> Board:
+             model: CellModel | None = None, change: np.ndarray | None = None,
+             chip_ab: dict[str, tuple[float, float]] | None = None) -> Board:
     """The grid symbol of every cell: the cell model says chip, empty or hidden, and the
-    photo's own chip colours say whose chip."""
+    photo's own chip colours say whose chip.
+
+    With a calibration, an empty card whose disc looks much changed from the empty board
+    (``change``, from ``reference_change``) is '?'; ``chip_ab`` gives the teams' calibrated
+    chip colours. (Turning chip calls into card art where the disc looks as printed was
+    measured too: a board located a third of a cell off then hid real chips.)"""
     probabilities = (model or default_model()).probabilities(features.matrix())
     best = probabilities.argmax(axis=1)
     sure = probabilities.max(axis=1) >= config.min_cell_confidence
+    changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
     kinds = []
     for index in range(GRID * GRID):
+        kind = CLASSES[best[index]]
         if index in CORNERS:
             kinds.append(CORNER_MARK)
-        elif not sure[index] or CLASSES[best[index]] == "hidden":
+        elif not sure[index] or kind == "hidden":
             kinds.append(UNKNOWN)
+        elif kind == "chip":
+            kinds.append(_CHIP)
         else:
-            kinds.append(_CHIP if CLASSES[best[index]] == "chip" else EMPTY)
+            kinds.append(UNKNOWN if changed[index] > config.empty_max_change else EMPTY)
     colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
-    centres = cluster_team_colours(colours_ab[chips], teams, config)
+    calibrated = {team: np.float32(chip_ab[team]) for team in teams if chip_ab and team in chip_ab}
+    centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[chips], teams, config)
     for index in chips:
         kinds[index] = _team_of(colours_ab[index], centres, config)
     return Board("".join(kinds))

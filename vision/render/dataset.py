@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import pathlib
+from dataclasses import replace
 from collections.abc import Callable
 
 import numpy as np
 
 from vision.render.config import DEFAULT_CONFIG, RenderConfig
-from vision.render.photo import Rendered, render
+from vision.render.photo import Kit, Rendered, render, sample_scene_start
 
 BOARD_STEM = "photo_{:04d}"
 NO_BOARD_STEM = "noboard_{:04d}"
@@ -31,6 +32,31 @@ def render_one(seed: int, index: int, *, with_board: bool = True, config: Render
     root = np.random.SeedSequence(seed).spawn(2)[0 if with_board else 1]
     child = root.spawn(index + 1)[index]
     rendered = render(np.random.default_rng(child), with_board=with_board, config=config)
+    rendered.label["seed"] = seed
+    rendered.label["index"] = index
+    return rendered
+
+
+# How players photograph the empty board once for a calibration: the whole board in view,
+# from their seat, nothing in the way.
+CALIBRATION_CONFIG = RenderConfig(tilt_max_deg=35.0, fill_range=(0.55, 0.9), hand_share=0.0, cut_off_share=0.0,
+                                  turns=0)
+
+
+def kit_of(seed: int, index: int, config: RenderConfig = DEFAULT_CONFIG) -> Kit:
+    """The board printing and chips of board photo ``index`` of the set made with ``seed``."""
+    child = np.random.SeedSequence(seed).spawn(2)[0].spawn(index + 1)[index]
+    _, art_params, _, chips, _ = sample_scene_start(np.random.default_rng(child), True, config)
+    assert art_params is not None
+    return Kit(art_params, chips)
+
+
+def render_calibration(seed: int, index: int, turns: int = 0) -> Rendered:
+    """A calibration photo of the game in board photo ``index``: same printing and chips,
+    its own camera and light; the board empty (``turns=0``) or after ``turns`` turns."""
+    child = np.random.SeedSequence([seed, index, 0xCA1]).spawn(1)[0]
+    config = replace(CALIBRATION_CONFIG, turns=turns)
+    rendered = render(np.random.default_rng(child), config=config, kit=kit_of(seed, index))
     rendered.label["seed"] = seed
     rendered.label["index"] = index
     return rendered

@@ -51,6 +51,14 @@ class CameraParams:
 
 
 @dataclass(frozen=True)
+class Kit:
+    """One physical game: the board's printing and its chips (what a calibration learns)."""
+
+    artwork: ArtworkParams
+    chips: ChipStyle
+
+
+@dataclass(frozen=True)
 class Rendered:
     """A rendered photo: its JPEG bytes (as written to disk) and its label."""
 
@@ -190,8 +198,9 @@ def _view_region(camera: Camera) -> tuple[float, float, float, float]:
     return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
 
-def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderConfig = DEFAULT_CONFIG) -> Rendered:
-    """Draws one photo. All randomness comes from ``rng``."""
+def sample_scene_start(rng: np.random.Generator, with_board: bool, config: RenderConfig
+                       ) -> tuple[CameraParams, ArtworkParams | None, Position | None, ChipStyle, tuple[float, float]]:
+    """The first draws of a photo: camera, printing, position, chips and board size (mm)."""
     cam_params = sample_camera(rng, config)
     art_params: ArtworkParams | None = None
     position: Position | None = None
@@ -201,8 +210,18 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
         bw, bh = board_size_mm(art_params)
     else:
         bw, bh = rng.uniform(420, 560, 2)  # frame the same stretch of table as a board would fill
-    half = (float(bw) / 2, float(bh) / 2)
-    chip_style = sample_chip_style(rng)
+    return cam_params, art_params, position, sample_chip_style(rng), (float(bw), float(bh))
+
+
+def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderConfig = DEFAULT_CONFIG,
+           kit: Kit | None = None) -> Rendered:
+    """Draws one photo. All randomness comes from ``rng``; a ``kit`` fixes the board's
+    printing and the chips (the same game photographed again)."""
+    cam_params, art_params, position, chip_style, (bw, bh) = sample_scene_start(rng, with_board, config)
+    if kit is not None and art_params is not None:
+        art_params, chip_style = kit.artwork, kit.chips
+        bw, bh = board_size_mm(art_params)
+    half = (bw / 2, bh / 2)
     camera = _aim(cam_params, half, config)
     scale = min(1.0, config.work_long_side / max(cam_params.width, cam_params.height))
     work = _resized(camera, int(round(cam_params.width * scale)), int(round(cam_params.height * scale)))
