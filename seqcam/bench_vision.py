@@ -16,7 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -168,21 +168,42 @@ class Calibrated:
     profile: Profile | None
     seconds: float
     error: str = ""
+    usable: bool = False
 
 
-def calibrate_for(path: Path, scratch: Path, config: VisionConfig) -> Calibrated:
-    """Renders (or reuses) the empty-board photo of the game in ``path`` and calibrates on it."""
+def calibration_photo(path: Path) -> Path:
+    """The empty-board photo of the game in bench photo ``path`` (photos without a board
+    borrow the first game's)."""
     label = json.loads(path.with_suffix(".json").read_text())
-    index = int(label["index"]) if label["has_board"] else 0  # photos without a board: any table's profile
-    empty = scratch / f"calibration_{index:04d}.jpg"
-    if not empty.exists():
-        empty.write_bytes(render_calibration(int(label["seed"]), index).jpeg)
+    index = int(label["index"]) if label["has_board"] else 0
+    return path.parent / f"calibration_{index:04d}.jpg"
+
+
+def _render_calibration_job(path: str) -> None:
+    label = json.loads(Path(path).with_suffix(".json").read_text())
+    target = calibration_photo(Path(path))
+    if not target.exists():
+        index = int(label["index"]) if label["has_board"] else 0
+        target.write_bytes(render_calibration(int(label["seed"]), index).jpeg)
+
+
+def render_calibration_set(paths: list[Path], workers: int) -> None:
+    """Renders the empty-board photos in worker processes (the renderer's memory stays out
+    of the measured process)."""
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        list(tqdm(pool.map(_render_calibration_job, [str(p) for p in paths if p.name.startswith("photo_")]),
+                  total=sum(p.name.startswith("photo_") for p in paths), unit="photo", desc="rendering empty boards"))
+
+
+def calibrate_for(path: Path, config: VisionConfig) -> Calibrated:
+    """Calibrates on the empty-board photo of the game in ``path``."""
+    empty = calibration_photo(path)
     start = time.perf_counter()
     try:
         result = calibrate(read_image_file(empty, config).image_bgr, config=config)
     except VisionError as error:
         return Calibrated(None, time.perf_counter() - start, str(error))
-    return Calibrated(result.profile, time.perf_counter() - start)
+    return Calibrated(result.profile, time.perf_counter() - start, usable=True)
 
 
 def accuracy_rows(results: list[PhotoResult]) -> list[tuple[str, str, int]]:
@@ -275,16 +296,17 @@ def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | 
     cv2.setNumThreads(1)  # speed is reported per core
     config = VisionConfig()
     calibrations: list[Calibrated] = []
+    calibrated_results: list[PhotoResult] = []
     with tempfile.TemporaryDirectory(prefix="seqcam-bench-") as scratch:
         out_dir = Path(photos_dir) if photos_dir else Path(scratch)
         paths = render_bench_set(out_dir, n, no_board, seed, workers)
         results = [bench_photo(path, config, oracle) for path in tqdm(paths, unit="photo", desc="reading")]
-        if calibrated:
-            calibrations = [calibrate_for(path, out_dir, config)
-                            for path in tqdm(paths, unit="photo", desc="calibrating")]
-            calibrated_results = [bench_photo(path, config, oracle, c.profile, calibrated=True)
-                                  for path, c in tqdm(list(zip(paths, calibrations)), unit="photo",
-                                                      desc="reading, calibrated")]
+        if calibrated:  # one profile at a time: the process's peak memory stays that of one reading
+            render_calibration_set(paths, workers)
+            for path in tqdm(paths, unit="photo", desc="calibrating and reading"):
+                made = calibrate_for(path, config)
+                calibrated_results.append(bench_photo(path, config, oracle, made.profile, calibrated=True))
+                calibrations.append(replace(made, profile=None, usable=made.profile is not None))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     mode = " (locating skipped: the true grid is given)" if oracle else ""
     print(f"\nseqcam bench: {n} photos with a board and {no_board} without, seed {seed}{mode}")
@@ -293,7 +315,7 @@ def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | 
         print_table("Accuracy: no set-up, and calibrated on an empty-board photo of the same game",
                     ("measure", "no set-up", "calibrated", "of"),
                     [(name, value, other, count) for (name, value, count), (_, other, _) in zip(zero, calib)])
-        failed = [c for c in calibrations if c.profile is None]
+        failed = [c for c in calibrations if not c.usable]
         seconds = [c.seconds for c in calibrations]
         print(f"\nCalibrations: {len(calibrations) - len(failed)} of {len(calibrations)} empty-board photos "
               f"usable; time per calibration median {statistics.median(seconds):.2f} s, "
