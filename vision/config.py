@@ -96,6 +96,8 @@ class VisionConfig:
     reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
     empty_max_change: float = 0.6  # an empty call on a disc changed more than this is '?'
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
+    min_rescue_probability: float = 0.2  # fits turned down by the verdict but above this are checked against it
+    max_rescued: int = 3  # at most this many such fits are checked
     min_turn_contrast: float = 2.0  # the next best turn must look this many times more changed (plus the limit)
     min_cells_to_match: int = 10  # fewer empty cards than this: the calibration cannot be checked, not used
 

@@ -21,7 +21,7 @@ from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound
 from vision.image_io import DecodedImage, decode_image, read_image_file
-from vision.locate import GridFit, locate_grid
+from vision.locate import GridFit, cut_off_sides, fitted_candidates, locate_grid
 from vision.orient import Orientation, find_orientation, ink_redness
 from vision.lens import distorted_points, undistorted
 from vision.locate_reference import locate_by_reference
@@ -125,6 +125,25 @@ def match_profile(prepared: PreparedBoard, features: CellFeatures, plain: Board,
     return ProfileMatch(turns, change)
 
 
+def rescued_by_profile(image_bgr: np.ndarray, profile: Profile, config: VisionConfig) -> GridFit | None:
+    """A fit that the no-set-up verdict turned down, kept when the calibrated empty board lies
+    on it cleanly: the calibration vouches for it."""
+    height, width = image_bgr.shape[:2]
+    candidates = sorted(fitted_candidates(image_bgr, config), key=lambda c: -c.score)
+    for candidate in candidates[: config.max_rescued]:
+        lattice = candidate.lattice_xy
+        if candidate.score < config.min_rescue_probability or cut_off_sides(lattice, width, height,
+                                                                            config.edge_margin_px):
+            continue
+        prepared = prepare(rectified_board(image_bgr, lattice, config.cell_px), config)
+        features = measure_cells(prepared, config)
+        plain = classify(features, teams_for(3), config)
+        if match_profile(prepared, features, plain, profile, False, config) is not None:
+            corners = np.float32([lattice[0, 0], lattice[0, GRID], lattice[GRID, GRID], lattice[GRID, 0]])
+            return GridFit(corners_xy=corners, lattice_xy=lattice, score=candidate.score)
+    return None
+
+
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
                   locate: Locator | None = None, profile: Profile | None = None) -> Analysis:
     """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
@@ -136,6 +155,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if lens is not None:
         image_bgr = undistorted(image_bgr, lens)
     fit = (locate or locate_grid)(image_bgr, config)
+    if fit is None and profile is not None:
+        fit = rescued_by_profile(image_bgr, profile, config)
     if fit is None and profile is not None:  # the board's own artwork finds it behind hands and clutter
         fit = locate_by_reference(image_bgr, profile, config)
     if fit is None:
