@@ -183,3 +183,16 @@ def test_a_fit_the_verdict_turned_down_is_rescued_by_the_calibration() -> None:
     cell = label["varied"]["grid_px"] / 10
     assert min(np.abs(np.roll(fit.corners_xy, k, axis=0) - corners).max() for k in range(4)) < 0.3 * cell
     assert rescued_by_profile(game, profile_for(1), doubtful) is None  # another board's calibration vouches for nothing
+
+
+def test_the_bundled_empty_board_calibrates_the_bundled_sample(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from seqcam.samples import SAMPLE_DIR, default_sample
+
+    profile = tmp_path / "table.json"
+    assert main(["calibrate", str(SAMPLE_DIR / "empty_board_01.jpg"), "-o", str(profile)]) == 0
+    assert "warning" not in capsys.readouterr().out
+    assert main(["analyze", "--json", "--calibration", str(profile), str(default_sample())]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    assert reading["grid"] == json.loads(default_sample().with_suffix(".json").read_text())["grid"]
+    assert reading["warnings"] == []
