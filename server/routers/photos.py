@@ -1,0 +1,125 @@
+"""Photos: a player sends one, the server reads it and judges it; the table's history of
+readings; undo the last one."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from typing import Annotated
+
+import anyio
+from fastapi import APIRouter, Depends, Header, Query, Request
+
+from referee.board import Board
+from referee.judge import judge
+from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
+from server.errors import ApiError
+from server.reading import events_between, reading_json
+from server.schemas import ReadingOut, TableOut
+from server.routers.tables import table_out
+from server.settings import ServerSettings
+from vision.config import VisionConfig
+from vision.errors import BoardCutOff, BoardNotFound, ImageTooLarge, ImageUnreadable, VisionError
+from vision.pipeline import analyze_bytes
+
+router = APIRouter(prefix="/api/tables", tags=["photos"])
+
+ACCEPTED_TYPES = ("image/jpeg", "image/png")
+_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")
+_VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
+    ImageTooLarge: (413, "photo_too_many_pixels"),
+    ImageUnreadable: (422, "photo_unreadable"),
+    BoardNotFound: (422, "board_not_found"),
+    BoardCutOff: (422, "board_cut_off"),
+}
+
+
+class Readers:
+    """Bounds the photos analysed at once, and orders the writes of one table."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.limiter = anyio.CapacityLimiter(settings.analyses_at_once)
+        self.table_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+
+def get_readers(request: Request) -> Readers:
+    return request.app.state.readers
+
+
+def check_content_type(content_type: str | None) -> None:
+    kind = (content_type or "").split(";")[0].strip().lower()
+    if kind not in ACCEPTED_TYPES:
+        raise ApiError(415, "photo_type", type=kind or "none")
+
+
+async def read_limited(request: Request, limit: int) -> bytes:
+    """The request body, refused as soon as it passes ``limit`` bytes (before it is all sent)."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, "photo_too_large", megabytes=limit // 1_000_000)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "photo_too_large", megabytes=limit // 1_000_000)
+        chunks.append(chunk)
+    data = b"".join(chunks)
+    if not data:
+        raise ApiError(400, "photo_empty")
+    if not data.startswith(_MAGIC):
+        raise ApiError(415, "photo_not_image")
+    return data
+
+
+def analyse(data: bytes, team_count: int) -> dict:
+    """Reads and judges a photo (runs in a worker thread); raises ApiError for a bad photo."""
+    start = time.perf_counter()
+    try:
+        analysis = analyze_bytes(data, team_count, VisionConfig())
+    except VisionError as error:
+        status, code = _VISION_CODES.get(type(error), (422, "photo_unreadable"))
+        raise ApiError(status, code) from None
+    verdict = judge(analysis.board, team_count)
+    return reading_json(analysis, verdict, (time.perf_counter() - start) * 1000.0)
+
+
+@router.post(
+    "/{table_id}/photos", status_code=201, response_model=ReadingOut, summary="Send a photo of the board (players only)",
+    description="The body is the photo itself (JPEG or PNG), with its Content-Type. The reading mirrors "
+    "`seqcam analyze --json`; a bad photo gets a 4xx with `detail` and a stable `code`.",
+    openapi_extra={"requestBody": {"required": True, "content": {t: {"schema": {"type": "string", "format": "binary"}}
+                                                                 for t in ACCEPTED_TYPES}}},
+)
+async def send_photo(request: Request, table: PlayerTableDep, store: StoreDep, hub: HubDep, settings: SettingsDep,
+                     readers: Annotated[Readers, Depends(get_readers)],
+                     content_type: Annotated[str | None, Header()] = None) -> ReadingOut:
+    check_content_type(content_type)
+    data = await read_limited(request, settings.max_upload_bytes)
+    result = await anyio.to_thread.run_sync(analyse, data, table.teams, limiter=readers.limiter)
+    async with readers.table_locks[table.id]:
+        current = store.table(table.id) or table
+        latest = store.latest_reading(current)
+        before = Board.from_rows(latest.result["grid"]) if latest else None
+        events = events_between(before, Board.from_rows(result["grid"]), current.teams, time.time())
+        stored = store.add_reading(current, result, events)
+    hub.publish(table.id, "photo")
+    return ReadingOut(id=stored.id, created=stored.created, result=stored.result)
+
+
+@router.get("/{table_id}/photos", response_model=list[ReadingOut], summary="The game's readings, newest first")
+def list_photos(table: TableDep, store: StoreDep, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[ReadingOut]:
+    return [ReadingOut(id=r.id, created=r.created, result=r.result) for r in store.readings(table, limit)]
+
+
+@router.post("/{table_id}/undo", response_model=TableOut, summary="Undo the latest photo (players only)")
+def undo_photo(table: PlayerTableDep, store: StoreDep, hub: HubDep) -> TableOut:
+    if store.undo_latest(table) is None:
+        raise ApiError(409, "nothing_to_undo")
+    hub.publish(table.id, "undo")
+    return table_out(store, table)
+
+
+@router.get("/{table_id}/events", summary="The game's events (moves, violations, sequences, winner), newest first")
+def list_events(table: TableDep, store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 200) -> list[dict]:
+    return store.events(table, limit)
