@@ -17,8 +17,11 @@ class TableOut(BaseModel):
     players: int
     teams: int
     game: int = Field(description="the game number: a reset starts the next one")
+    team_letters: list[str] = Field(description="the chip colours in play, B G [R]")
+    win_target: int = Field(description="sequences a team needs to win")
     revision: int = Field(description="id of the latest reading in force, 0 before the first photo")
     view_path: str = Field(description="the link anyone may open to watch the table")
+    reading_created: float | None = Field(description="when the latest reading was made, seconds since 1970")
     reading: dict[str, Any] | None = Field(description="the latest reading, as `seqcam analyze --json` plus drawing details")
 
 
@@ -51,5 +54,6 @@ class CardOut(BaseModel):
 
 
 class LayoutCell(BaseModel):
-    card: str
-    symbol: str
+    card: str = Field(description="the printed card, or FREE for a corner")
+    symbol: str = Field(description="short form like 10♠; empty for a corner")
+    corner: bool

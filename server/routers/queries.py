@@ -3,12 +3,13 @@ and is it dead?"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from referee.board import CHIP_COLOURS, EMPTY, Board
 from referee.cells import CORNER, JACKS, LAYOUT, ONE_EYED_JACKS, card_symbol, cell, cells_of, parse_card
+from referee.game import DEAL_SIZES, SetupError, team_count_for
 from server.deps import StoreDep, TableDep
 from server.errors import ApiError
 from server.reading import pair, removal_json
@@ -54,4 +55,20 @@ def card_query(table: TableDep, store: StoreDep, card: str) -> CardOut:
 @router.get("/layout", response_model=list[LayoutCell], tags=["board"],
             summary="The printed board, row 0 first: each cell's card and its short symbol")
 def layout() -> list[LayoutCell]:
-    return [LayoutCell(card=name, symbol="" if name == CORNER else card_symbol(name)) for name in LAYOUT]
+    return [LayoutCell(card=name, symbol="" if name == CORNER else card_symbol(name), corner=name == CORNER) for name in LAYOUT]
+
+
+@router.get("/setup", tags=["board"], summary="Player counts Sequence allows, and the team splits each allows")
+def setup_options() -> list[dict[str, Any]]:
+    return [{"players": players, "teams": team_splits(players)} for players in sorted(DEAL_SIZES)]
+
+
+def team_splits(players: int) -> list[int]:
+    splits = []
+    for teams in (2, 3):
+        try:
+            team_count_for(players, teams)
+        except SetupError:
+            continue
+        splits.append(teams)
+    return splits

@@ -12,6 +12,7 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 
+from referee.cells import teams_for, win_target
 from referee.game import SetupError, team_count_for
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
@@ -33,8 +34,9 @@ def join_path(table: TableRow) -> str:
 def table_out(store: Store, table: TableRow) -> TableOut:
     latest = store.latest_reading(table)
     return TableOut(id=table.id, players=table.players, teams=table.teams, game=table.game,
+                    team_letters=list(teams_for(table.teams)), win_target=win_target(table.teams),
                     revision=latest.id if latest else 0, view_path=view_path(table),
-                    reading=latest.result if latest else None)
+                    reading_created=latest.created if latest else None, reading=latest.result if latest else None)
 
 
 def checked_teams(settings: TableSettingsIn) -> int:

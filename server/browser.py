@@ -1,0 +1,17 @@
+"""Debian's Chromium under Playwright at a phone's viewport, for the browser tests and the
+screenshots. Playwright never downloads a browser of its own here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def launch(playwright):  # -> playwright.sync_api.Browser (imported lazily: a test-only dependency)
+    if not CHROMIUM.exists():
+        raise FileNotFoundError(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)

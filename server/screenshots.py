@@ -1,0 +1,100 @@
+"""Screenshots of the main screens at a phone's viewport: ``python -m server.screenshots [OUTDIR]``.
+
+Starts a server on a temporary database, plays a table through the page in Chromium (start,
+photo, dispute, card, invite, history, a watcher, a bad photo) and writes one PNG per screen.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+from seqcam.samples import SAMPLE_DIR
+from server.browser import PHONE, launch
+from server.local import running_server
+
+DEFAULT_OUT = Path("docs/screenshots")
+WINNING_PHOTO = SAMPLE_DIR / "sample_01.jpg"  # blue has won: two sequences
+NO_BOARD_PHOTO = SAMPLE_DIR / "sample_08.jpg"
+PROTECTED_CHIP = "4,7"  # blue, in a completed sequence
+FREE_CHIP = "2,3"  # blue, in no sequence
+
+
+def start_table(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#start-players", "2")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#live[data-on=true]")
+
+
+def send_photo(page: Page, photo: Path) -> None:
+    page.set_input_files("#photo", str(photo))
+
+
+def shoot(page: Page, out: Path, name: str, full_page: bool = False) -> Path:
+    path = out / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    return path
+
+
+def take_screenshots(out: Path, language: str = "en") -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    suffix = "" if language == "en" else f"-{language}"
+    shots: list[Path] = []
+    with tempfile.TemporaryDirectory() as folder, running_server(Path(folder) / "shots.sqlite3") as base_url, \
+            sync_playwright() as playwright:
+        browser = launch(playwright)
+        context = browser.new_context(**{**PHONE, "device_scale_factor": 1}, locale=language)
+        page = context.new_page()
+        page.add_init_script(f"localStorage.setItem('seqcam.lang', '{language}')")
+        page.goto(base_url + "/")
+        page.wait_for_selector("body[data-ready=true]")
+        shots.append(shoot(page, out, f"1-start{suffix}"))
+        start_table(page, base_url)
+        send_photo(page, WINNING_PHOTO)
+        page.wait_for_selector("#winner:not([hidden])", timeout=60_000)
+        shots.append(shoot(page, out, f"2-verdict{suffix}"))
+        page.click(f"[data-cell='{PROTECTED_CHIP}']")
+        page.wait_for_selector("#answer:not([hidden])")
+        shots.append(shoot(page, out, f"3-removal{suffix}"))
+        page.click("#answer-close")
+        page.click("#ranks [data-value='8']")
+        page.click("#suits [data-value='D']")
+        page.wait_for_selector("#card-answer[data-dead]")
+        page.locator("#card-answer").scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, -420)")
+        shots.append(shoot(page, out, f"4-card{suffix}"))
+        page.locator("#join-box").scroll_into_view_if_needed()
+        shots.append(shoot(page, out, f"5-invite{suffix}"))
+        page.locator("#events").scroll_into_view_if_needed()
+        shots.append(shoot(page, out, f"6-history{suffix}"))
+        watcher = context.browser.new_context(**{**PHONE, "device_scale_factor": 1}, locale=language).new_page()
+        watcher.add_init_script(f"localStorage.setItem('seqcam.lang', '{language}')")
+        watcher.goto(page.url.split("#")[0])
+        watcher.wait_for_selector("#winner:not([hidden])")
+        shots.append(shoot(watcher, out, f"7-watcher{suffix}"))
+        send_photo(page, NO_BOARD_PHOTO)
+        page.wait_for_selector("#photo-error:not([hidden])", timeout=60_000)
+        page.locator("#photo-box").scroll_into_view_if_needed()
+        shots.append(shoot(page, out, f"8-bad-photo{suffix}"))
+        browser.close()
+    return shots
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else DEFAULT_OUT
+    languages = args[1:] or ["en"]
+    for language in languages:
+        for path in take_screenshots(out, language):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
