@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from server.errors import ApiError, api_error_handler, validation_error_handler
-from server.i18n import LANGUAGES, catalogue
+from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
 from server.routers import photos, queries, tables
 from server.settings import ServerSettings
@@ -47,7 +47,8 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
 
     @app.get("/api/i18n/{language}", tags=["board"], summary="The page's texts in a language (English if not offered)")
     def texts(language: str) -> dict[str, Any]:
-        return {"language": language if language in LANGUAGES else "en", "languages": list(LANGUAGES),
+        return {"language": language if language in LANGUAGES else FALLBACK,
+                "languages": {code: catalogue(code)["lang.name"] for code in LANGUAGES},
                 "texts": catalogue(language)}
 
     @app.get("/", include_in_schema=False)

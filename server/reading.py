@@ -9,6 +9,7 @@ from typing import Any
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import Cell, cell_col, cell_row
 from referee.judge import Judgement, Removal, judge, removal
+from referee.game import SetupError, team_count_for
 from referee.moves import MoveKind, infer_move
 from referee.sequences import read_team
 from seqcam.analyze_command import result_json
@@ -16,6 +17,9 @@ from seqcam.judge_command import cell_pairs
 from vision.pipeline import Analysis
 
 VISION_NOTE = "vision_note"  # vision's warnings carry no code yet: the page shows their text
+REMOVAL_CODES = ("free", "in_sequence", "order_unknown", "hidden_nearby", "hidden_cell", "no_chip", "corner")
+MOVE_EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "sequence", "winner")
+SEVERAL = "several"  # more changed than one move, with no named violation
 
 
 def pair(c: Cell) -> list[int]:
@@ -82,7 +86,7 @@ def events_between(before: Board | None, after: Board, team_count: int, t: float
             code = move.kind.value if move.legal is not False else f"{move.kind.value}_illegal"
             events.append(_event(t, move.kind.value, code, move.team, pair(move.cell), None, move.reason))
         elif move.kind == MoveKind.SEVERAL and not move.violations:
-            events.append(_event(t, "violation", "several", None, None, None, move.reason))
+            events.append(_event(t, "violation", SEVERAL, None, None, None, move.reason))
         for violation in move.violations:
             events.append(_event(t, "violation", violation.kind.value, None, None,
                                  [pair(c) for c in violation.cells], violation.message))
@@ -102,3 +106,19 @@ def events_between(before: Board | None, after: Board, team_count: int, t: float
 def _event(t: float, kind: str, code: str, team: str | None, where: list[int] | None,
            cells: list[list[int]] | None, detail: str) -> dict[str, Any]:
     return {"t": t, "type": kind, "code": code, "team": team, "cell": where, "cells": cells, "detail": detail}
+
+
+def team_splits(players: int) -> list[int]:
+    """The team counts ``players`` may form: [] when Sequence cannot be played by that many.
+
+    >>> team_splits(4), team_splits(6), team_splits(5)
+    ([2], [2, 3], [])
+    """
+    splits = []
+    for teams in (2, 3):
+        try:
+            team_count_for(players, teams)
+        except SetupError:
+            continue
+        splits.append(teams)
+    return splits

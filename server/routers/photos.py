@@ -57,12 +57,12 @@ async def read_limited(request: Request, limit: int) -> bytes:
     """The request body, refused as soon as it passes ``limit`` bytes (before it is all sent)."""
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, "photo_too_large", megabytes=limit // 1_000_000)
+        raise ApiError(413, "photo_too_large", megabytes=round(limit / 1e6, 1))
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, "photo_too_large", megabytes=limit // 1_000_000)
+            raise ApiError(413, "photo_too_large", megabytes=round(limit / 1e6, 1))
         chunks.append(chunk)
     data = b"".join(chunks)
     if not data:

@@ -9,10 +9,10 @@ from fastapi import APIRouter, Query
 
 from referee.board import CHIP_COLOURS, EMPTY, Board
 from referee.cells import CORNER, JACKS, LAYOUT, ONE_EYED_JACKS, card_symbol, cell, cells_of, parse_card
-from referee.game import DEAL_SIZES, SetupError, team_count_for
+from referee.game import DEAL_SIZES
 from server.deps import StoreDep, TableDep
 from server.errors import ApiError
-from server.reading import pair, removal_json
+from server.reading import pair, removal_json, team_splits
 from server.schemas import CardOut, LayoutCell, RemovalOut
 from server.store import Store, TableRow
 
@@ -58,17 +58,7 @@ def layout() -> list[LayoutCell]:
     return [LayoutCell(card=name, symbol="" if name == CORNER else card_symbol(name), corner=name == CORNER) for name in LAYOUT]
 
 
+
 @router.get("/setup", tags=["board"], summary="Player counts Sequence allows, and the team splits each allows")
 def setup_options() -> list[dict[str, Any]]:
     return [{"players": players, "teams": team_splits(players)} for players in sorted(DEAL_SIZES)]
-
-
-def team_splits(players: int) -> list[int]:
-    splits = []
-    for teams in (2, 3):
-        try:
-            team_count_for(players, teams)
-        except SetupError:
-            continue
-        splits.append(teams)
-    return splits

@@ -13,9 +13,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 
 from referee.cells import teams_for, win_target
-from referee.game import SetupError, team_count_for
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
+from server.reading import team_splits
 from server.schemas import CreatedTableOut, TableOut, TableSettingsIn
 from server.store import Store, TableRow
 
@@ -40,10 +40,12 @@ def table_out(store: Store, table: TableRow) -> TableOut:
 
 
 def checked_teams(settings: TableSettingsIn) -> int:
-    try:
-        return team_count_for(settings.players, settings.teams)
-    except SetupError:
-        raise ApiError(422, "bad_team_split", players=settings.players) from None
+    splits = team_splits(settings.players)
+    if settings.teams is None and len(splits) > 1:
+        raise ApiError(422, "teams_needed", players=settings.players)
+    if not splits or (settings.teams is not None and settings.teams not in splits):
+        raise ApiError(422, "bad_team_split", players=settings.players)
+    return settings.teams or splits[0]
 
 
 @router.post("", status_code=201, response_model=CreatedTableOut, summary="Start a table")

@@ -2,15 +2,15 @@
 // Every text comes from the server's catalogue (/api/i18n/<lang>); this file holds none.
 "use strict";
 
-const LANG_KEY = "seqcam.lang";
-const tokenKey = (tableId) => `seqcam.token.${tableId}`;
+const LANG_KEY = "seqcam/lang";
+const tokenKey = (tableId) => `seqcam/token/${tableId}`;
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 const RED_SUITS = "HD";
 
 const page = {
   lang: "en",
-  languages: ["en"],
+  languages: { en: "English" }, // code -> the language's own name
   texts: {},
   layout: [],
   setup: [],
@@ -83,11 +83,8 @@ async function loadTexts(lang) {
   for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
   const select = $("lang");
   select.replaceChildren();
-  for (const code of page.languages) {
-    const option = new Option(code.toUpperCase(), code, false, code === page.lang);
-    select.append(option);
-  }
-  select.parentElement.hidden = page.languages.length < 2;
+  for (const [code, name] of Object.entries(page.languages)) select.append(new Option(name, code, false, code === page.lang));
+  select.parentElement.hidden = Object.keys(page.languages).length < 2;
 }
 
 // --- helpers -------------------------------------------------------------------------
