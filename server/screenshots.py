@@ -1,4 +1,5 @@
-"""Screenshots of the main screens at a phone's viewport: ``python -m server.screenshots [OUTDIR]``.
+"""Screenshots of the main screens at a phone's viewport:
+``python -m server.screenshots [--out docs/screenshots] [--languages en fr ja]``.
 
 Starts a server on a temporary database, plays a table through the page in Chromium (start,
 photo, dispute, card, invite, history, a watcher, a bad photo) and writes one PNG per screen.
@@ -6,14 +7,18 @@ photo, dispute, card, invite, history, a watcher, a bad photo) and writes one PN
 
 from __future__ import annotations
 
+import argparse
+import io
 import sys
 import tempfile
 from pathlib import Path
 
+from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 
 from seqcam.samples import SAMPLE_DIR
 from server.browser import PHONE, launch
+from server.i18n import LANGUAGES
 from server.local import running_server
 
 DEFAULT_OUT = Path("docs/screenshots")
@@ -36,9 +41,11 @@ def send_photo(page: Page, photo: Path) -> None:
     page.set_input_files("#photo", str(photo))
 
 
-def shoot(page: Page, out: Path, name: str, full_page: bool = False) -> Path:
+def shoot(page: Page, out: Path, name: str) -> Path:
+    """One screen as a 256-colour PNG: a third of the size, no visible loss on flat colours."""
     path = out / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    shot = Image.open(io.BytesIO(page.screenshot(animations="disabled")))
+    shot.convert("RGB").quantize(256, dither=Image.Dither.NONE).save(path, optimize=True)
     return path
 
 
@@ -66,8 +73,8 @@ def take_screenshots(out: Path, language: str = "en") -> list[Path]:
         page.click("#ranks [data-value='8']")
         page.click("#suits [data-value='D']")
         page.wait_for_selector("#card-answer[data-dead]")
-        page.locator("#card-answer").scroll_into_view_if_needed()
-        page.evaluate("window.scrollBy(0, -420)")
+        page.evaluate("window.scrollBy(0, document.querySelector('#card-answer').getBoundingClientRect().bottom"
+                      " - window.innerHeight + 16)")  # the answer at the bottom, the board's lower rows above
         shots.append(shoot(page, out, f"4-card{suffix}"))
         page.locator("#join-box").scroll_into_view_if_needed()
         shots.append(shoot(page, out, f"5-invite{suffix}"))
@@ -87,11 +94,12 @@ def take_screenshots(out: Path, language: str = "en") -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else DEFAULT_OUT
-    languages = args[1:] or ["en"]
-    for language in languages:
-        for path in take_screenshots(out, language):
+    parser = argparse.ArgumentParser(prog="python -m server.screenshots", description="Screenshots of the phone page.")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"folder for the PNGs (default {DEFAULT_OUT})")
+    parser.add_argument("--languages", nargs="+", default=list(LANGUAGES), choices=LANGUAGES, help="languages to shoot")
+    args = parser.parse_args(argv)
+    for language in args.languages:
+        for path in take_screenshots(args.out, language):
             print(path)
     return 0
 

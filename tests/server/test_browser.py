@@ -115,3 +115,15 @@ def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: 
     expect(watcher.locator("#winner")).to_be_hidden()
     expect(watcher.locator("#board .chip")).to_have_count(0)
 
+
+
+def test_the_page_speaks_the_phones_language_and_remembers_a_switch(browser: Browser, base_url: str) -> None:
+    page = browser.new_context(**PHONE, locale="fr-FR").new_page()
+    page.goto(base_url + "/")
+    start = page.locator("#start-form button[type=submit]")
+    expect(start).to_have_text(message("page.start", "fr"))
+    page.select_option("#lang", "ja")
+    expect(start).to_have_text(message("page.start", "ja"))
+    page.reload()
+    expect(start).to_have_text(message("page.start", "ja"))
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
