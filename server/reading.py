@@ -18,7 +18,7 @@ from vision.pipeline import Analysis
 
 VISION_NOTE = "vision_note"  # vision's warnings carry no code yet: the page shows their text
 REMOVAL_CODES = ("free", "in_sequence", "order_unknown", "hidden_nearby", "hidden_cell", "no_chip", "corner")
-MOVE_EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "sequence", "winner")
+EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "sequence", "winner", "corrected")
 SEVERAL = "several"  # more changed than one move, with no named violation
 
 
@@ -75,21 +75,32 @@ def removal_code(board: Board, c: Cell, answer: Removal) -> str:
 
 
 def events_between(before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
-    """Events in the `seqcam watch --json` form, plus a ``code``, for a new reading.
+    """Events in the `seqcam watch --json` form, plus a ``code``, for a new photo's reading.
 
     The first reading of a game has no move (the game may have started before the photo).
     """
+    moves = move_events(before, after, team_count, t) if before is not None else []
+    return moves + verdict_events(before, after, team_count, t)
+
+
+def move_events(before: Board, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
+    """The move between two readings, and every rule it broke."""
     events: list[dict[str, Any]] = []
-    if before is not None:
-        move = infer_move(before, after, team_count=team_count)
-        if move.kind in (MoveKind.PLACED, MoveKind.REMOVED) and move.cell is not None:
-            code = move.kind.value if move.legal is not False else f"{move.kind.value}_illegal"
-            events.append(_event(t, move.kind.value, code, move.team, pair(move.cell), None, move.reason))
-        elif move.kind == MoveKind.SEVERAL and not move.violations:
-            events.append(_event(t, "violation", SEVERAL, None, None, None, move.reason))
-        for violation in move.violations:
-            events.append(_event(t, "violation", violation.kind.value, None, None,
-                                 [pair(c) for c in violation.cells], violation.message))
+    move = infer_move(before, after, team_count=team_count)
+    if move.kind in (MoveKind.PLACED, MoveKind.REMOVED) and move.cell is not None:
+        code = move.kind.value if move.legal is not False else f"{move.kind.value}_illegal"
+        events.append(_event(t, move.kind.value, code, move.team, pair(move.cell), None, move.reason))
+    elif move.kind == MoveKind.SEVERAL and not move.violations:
+        events.append(_event(t, "violation", SEVERAL, None, None, None, move.reason))
+    for violation in move.violations:
+        events.append(_event(t, "violation", violation.kind.value, None, None,
+                             [pair(c) for c in violation.cells], violation.message))
+    return events
+
+
+def verdict_events(before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
+    """New sequences, and the winner when there was none before."""
+    events: list[dict[str, Any]] = []
     old = judge(before, team_count) if before is not None else None
     new = judge(after, team_count)
     for team, reading in new.readings.items():
@@ -101,6 +112,31 @@ def events_between(before: Board | None, after: Board, team_count: int, t: float
     if new.winner and (old is None or not old.winner):
         events.append(_event(t, "winner", "winner", new.winner[0], None, None, " and ".join(new.winner)))
     return events
+
+
+def corrected_reading(previous: dict[str, Any], c: Cell, symbol: str) -> tuple[dict[str, Any], Board, Board]:
+    """The previous reading with one cell set by a player, judged again; and both boards.
+
+    Vision's own warnings stay (the photo has not changed); the referee's are redone.
+    """
+    before = Board.from_rows(previous["grid"])
+    after = before.with_cell(c, symbol)
+    verdict = judge(after, previous["team_count"])
+    vision_notes = tuple(w["text"] for w in previous["warning_details"] if w["code"] == VISION_NOTE)
+    corrected = {
+        **previous,
+        "grid": after.rows(),
+        "sequences": verdict.sequences,
+        "winner": list(verdict.winner),
+        "warnings": [*vision_notes, *(str(w) for w in verdict.warnings)],
+        **verdict_details(verdict, vision_notes),
+        "corrected": [*previous.get("corrected", []), pair(c)],
+    }
+    return corrected, before, after
+
+
+def correction_event(before: Board, after: Board, c: Cell, t: float) -> dict[str, Any]:
+    return _event(t, "correction", "corrected", None, pair(c), None, f"{before[c]} -> {after[c]}")
 
 
 def _event(t: float, kind: str, code: str, team: str | None, where: list[int] | None,

@@ -30,6 +30,12 @@ class CreatedTableOut(TableOut):
     join_path: str = Field(description="the link for players, token included (after #, never sent to the server in a request line)")
 
 
+class CorrectionIn(BaseModel):
+    row: int = Field(ge=0, le=9)
+    col: int = Field(ge=0, le=9)
+    symbol: Literal[".", "B", "G", "R", "?"] = Field(description="what the cell really holds, in the grid text form")
+
+
 class ReadingOut(BaseModel):
     id: int
     created: float

@@ -1,5 +1,5 @@
-"""Photos: a player sends one, the server reads it and judges it; the table's history of
-readings; undo the last one."""
+"""Photos: a player sends one, the server reads it and judges it; the table's readings;
+undo the last one; correct a misread cell."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ import anyio
 from fastapi import APIRouter, Depends, Header, Query, Request
 
 from referee.board import Board
+from referee.cells import CORNERS, cell
 from referee.judge import judge
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
-from server.reading import events_between, reading_json
-from server.schemas import ReadingOut, TableOut
+from server.reading import correction_event, corrected_reading, events_between, reading_json, verdict_events
+from server.schemas import CorrectionIn, ReadingOut, TableOut
 from server.routers.tables import table_out
 from server.settings import ServerSettings
 from vision.config import VisionConfig
@@ -120,6 +121,22 @@ def undo_photo(table: PlayerTableDep, store: StoreDep, hub: HubDep) -> TableOut:
     return table_out(store, table)
 
 
-@router.get("/{table_id}/events", summary="The game's events (moves, violations, sequences, winner), newest first")
-def list_events(table: TableDep, store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 200) -> list[dict]:
-    return store.events(table, limit)
+
+@router.post("/{table_id}/corrections", status_code=201, response_model=ReadingOut,
+             summary="Correct one misread cell of the latest reading (players only)",
+             description="Makes a new reading: the latest one with the cell set, judged again. Undo takes it back.")
+async def correct_cell(body: CorrectionIn, table: PlayerTableDep, store: StoreDep, hub: HubDep,
+                       readers: Annotated[Readers, Depends(get_readers)]) -> ReadingOut:
+    where = cell(body.row, body.col)
+    if where in CORNERS:
+        raise ApiError(422, "corner_fixed")
+    async with readers.table_locks[table.id]:
+        latest = store.latest_reading(table)
+        if latest is None:
+            raise ApiError(409, "no_photo_yet")
+        result, before, after = corrected_reading(latest.result, where, body.symbol)
+        now = time.time()
+        events = [correction_event(before, after, where, now), *verdict_events(before, after, table.teams, now)]
+        stored = store.add_reading(table, result, events)
+    hub.publish(table.id, "correction")
+    return ReadingOut(id=stored.id, created=stored.created, result=stored.result)

@@ -241,6 +241,7 @@ function renderBoard(reading) {
   const definite = new Set((reading ? reading.protected.definite : []).map(cellIndex));
   const possible = new Set((reading ? reading.protected.possible : []).map(cellIndex));
   const picked = new Set(page.picked.map(cellIndex));
+  const corrected = new Set((reading && reading.corrected ? reading.corrected : []).map(cellIndex));
   const asked = page.asked ? cellIndex(page.asked) : -1;
   for (let index = 0; index < 100; index++) {
     const symbol = grid[index];
@@ -269,6 +270,7 @@ function renderBoard(reading) {
     }
     if (inRun.has(index)) cell.classList.add("run");
     if (picked.has(index)) cell.classList.add("picked");
+    if (corrected.has(index)) cell.classList.add("corrected");
     if (index === asked) cell.classList.add("asked");
     cell.setAttribute("aria-label", label);
     cell.onclick = () => askRemoval(where);
@@ -351,10 +353,42 @@ async function renderAnswer() {
       cell: cellName(answer.cell),
       team: answer.team ? teamName(answer.team) : "",
     });
+    renderFix(answer.cell, answer.code);
     box.hidden = false;
   } catch (error) {
     showError(error);
   }
+}
+
+function renderFix(where, code) {
+  // Players may correct a misread cell; a corner is printed and never changes.
+  const fix = $("fix");
+  fix.hidden = !page.token || code === "corner";
+  if (fix.hidden) return;
+  const current = page.table.reading.grid[where[0]][where[1]];
+  const choices = [...page.table.team_letters, ".", "?"];
+  $("fix-buttons").replaceChildren(
+    ...choices.map((symbol) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.symbol = symbol;
+      button.setAttribute("aria-pressed", String(symbol === current));
+      if (symbol === ".") button.textContent = t("page.fix_empty");
+      else if (symbol === "?") button.textContent = t("page.fix_unknown");
+      else {
+        button.append(chipNode(symbol));
+        button.setAttribute("aria-label", teamName(symbol));
+      }
+      button.onclick = () => correctCell(where, symbol);
+      return button;
+    }),
+  );
+}
+
+async function correctCell(where, symbol) {
+  const body = JSON.stringify({ row: where[0], col: where[1], symbol });
+  await action(`/api/tables/${page.tableId}/corrections`, { headers: { "Content-Type": "application/json" }, body });
+  await askRemoval(where);
 }
 
 function buildCardPicker() {

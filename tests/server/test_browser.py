@@ -85,13 +85,20 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     expect(answer).to_have_attribute("data-legal", "true")
     expect(answer.locator(".verdict")).to_have_text(message("page.answer_yes"))
 
+    player.locator("#fix [data-symbol='.']").click()  # a player says 2,3 is in fact empty
+    expect(watcher.locator("[data-cell='2,3']")).to_have_class("cell corrected")
+    expect(answer).to_have_attribute("data-legal", "false")  # no chip there any more
+    watcher.locator("[data-cell='4,7']").click()
+    expect(watcher.locator("#answer")).to_have_attribute("data-legal", "false")  # watchers may ask...
+    expect(watcher.locator("#fix")).to_be_hidden()  # ...but not correct
+
     player.locator("#ranks [data-value='8']").click()
     player.locator("#suits [data-value='D']").click()
     expect(player.locator("#card-answer")).to_have_attribute("data-dead", "true")
     expect(player.locator("#board .cell.picked")).to_have_count(2)
 
-    expect(watcher.locator("#events li")).to_have_count(4)  # three sequences and the winner
-    expect(watcher.locator("#events li").first).to_contain_text(message("event.winner", team=message("team.B")))
+    expect(watcher.locator("#events li")).to_have_count(5)  # three sequences, the winner, the correction
+    expect(watcher.locator("#events li").nth(1)).to_contain_text(message("event.winner", team=message("team.B")))
 
 
 def test_a_photo_without_a_board_says_what_to_do(browser: Browser, base_url: str) -> None:

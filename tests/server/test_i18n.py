@@ -13,7 +13,7 @@ import pytest
 from referee.judge import WarningKind
 from referee.moves import ViolationKind
 from server.i18n import FALLBACK, LANGUAGES, catalogue, message, pick_language, placeholders
-from server.reading import MOVE_EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_NOTE
+from server.reading import EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_NOTE
 from server.routers.photos import _VISION_CODES
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
@@ -40,7 +40,7 @@ def expected_keys() -> set[str]:
         "removal": REMOVAL_CODES,
         "warning": [VISION_NOTE, *(kind.value for kind in WarningKind)],
         "violation": [SEVERAL, *(kind.value for kind in ViolationKind)],
-        "event": MOVE_EVENT_CODES,
+        "event": EVENT_CODES,
         "team": "BGR",
         "chip": "BGR",
         "page.answer": ["yes", "no", "unsure"],

@@ -97,3 +97,33 @@ def test_undo_takes_back_the_latest_photo_and_its_events(client: TestClient, jud
     assert client.get(f"{url}/events").json() == []
     again = client.post(f"{url}/undo", headers=player(judged_table))
     assert again.status_code == 409 and again.json()["code"] == "nothing_to_undo"
+
+
+def test_a_player_corrects_a_misread_cell_and_the_verdict_follows(client: TestClient, judged_table: dict) -> None:
+    url = f"/api/tables/{judged_table['id']}"
+    response = client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."}, headers=player(judged_table))
+    assert response.status_code == 201, response.text
+    result = response.json()["result"]
+    assert result["grid"][4][7] == "." and result["corrected"] == [[4, 7]]
+    assert result["sequences"] == {"B": 1, "G": 1} and result["winner"] == []
+    assert client.get(url).json()["reading"] == result
+    latest_event = client.get(f"{url}/events").json()[0]
+    assert (latest_event["type"], latest_event["cell"], latest_event["detail"]) == ("correction", [4, 7], "B -> .")
+    assert client.post(f"{url}/undo", headers=player(judged_table)).json()["reading"]["winner"] == ["B"]
+
+
+@pytest.mark.parametrize("body, status, code", [
+    ({"row": 0, "col": 0, "symbol": "B"}, 422, "corner_fixed"),
+    ({"row": 1, "col": 1, "symbol": "#"}, 422, "invalid_request"),
+    ({"row": 1, "col": 10, "symbol": "B"}, 422, "invalid_request"),
+])
+def test_impossible_corrections_are_refused(client: TestClient, judged_table: dict, body: dict, status: int, code: str) -> None:
+    response = client.post(f"/api/tables/{judged_table['id']}/corrections", json=body, headers=player(judged_table))
+    assert response.status_code == status and response.json()["code"] == code
+
+
+def test_a_correction_needs_a_photo_and_the_token(client: TestClient, table: dict) -> None:
+    url = f"/api/tables/{table['id']}/corrections"
+    body = {"row": 1, "col": 1, "symbol": "B"}
+    assert client.post(url, json=body).status_code == 401
+    assert client.post(url, json=body, headers=player(table)).json()["code"] == "no_photo_yet"
