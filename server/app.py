@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from server.errors import ApiError, api_error_handler, validation_error_handler
+from server.errors import ApiError, api_error_handler, unexpected_error_handler, validation_error_handler
 from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
 from server.routers import history, photos, queries, tables
@@ -42,6 +42,7 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     app.state.readers = photos.Readers(settings)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(Exception, unexpected_error_handler)
     for router in (tables.router, photos.router, history.router, queries.router):
         app.include_router(router)
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import Request
@@ -10,6 +11,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from server.i18n import message, pick_language
+
+log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
@@ -41,3 +44,10 @@ async def validation_error_handler(request: Request, error: Exception) -> JSONRe
     body["errors"] = [{"field": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type")}
                       for e in error.errors()]
     return JSONResponse(body, status_code=422)
+
+
+async def unexpected_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """A bug: the player still gets a sentence and a code, never a bare traceback."""
+    log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=error)
+    language = pick_language(request.headers.get("accept-language"))
+    return JSONResponse(error_body("unexpected", language), status_code=500)

@@ -4,9 +4,10 @@ undo the last one; correct a misread cell."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import defaultdict
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -25,8 +26,9 @@ from vision.errors import BoardCutOff, BoardNotFound, ImageTooLarge, ImageUnread
 from vision.pipeline import analyze_bytes
 
 router = APIRouter(prefix="/api/tables", tags=["photos"])
+log = logging.getLogger(__name__)
 
-ACCEPTED_TYPES = ("image/jpeg", "image/png")
+ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/jpg")  # image/jpg: not standard, but some phones send it
 _MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")
 _VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
     ImageTooLarge: (413, "photo_too_many_pixels"),
@@ -73,7 +75,7 @@ async def read_limited(request: Request, limit: int) -> bytes:
     return data
 
 
-def analyse(data: bytes, team_count: int) -> dict:
+def analyse(data: bytes, team_count: int) -> dict[str, Any]:
     """Reads and judges a photo (runs in a worker thread); raises ApiError for a bad photo."""
     start = time.perf_counter()
     try:
@@ -81,6 +83,9 @@ def analyse(data: bytes, team_count: int) -> dict:
     except VisionError as error:
         status, code = _VISION_CODES.get(type(error), (422, "photo_unreadable"))
         raise ApiError(status, code) from None
+    except Exception:  # a bug in reading this one photo: say so, log it, keep serving
+        log.exception("reading an uploaded photo failed")
+        raise ApiError(422, "photo_failed") from None
     verdict = judge(analysis.board, team_count)
     return reading_json(analysis, verdict, (time.perf_counter() - start) * 1000.0)
 

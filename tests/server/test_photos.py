@@ -127,3 +127,22 @@ def test_a_correction_needs_a_photo_and_the_token(client: TestClient, table: dic
     body = {"row": 1, "col": 1, "symbol": "B"}
     assert client.post(url, json=body).status_code == 401
     assert client.post(url, json=body, headers=player(table)).json()["code"] == "no_photo_yet"
+
+
+def test_a_crash_while_reading_a_photo_is_a_sentence_not_a_500(client: TestClient, table: dict, winning_photo: bytes,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args, **kwargs):
+        raise IndexError("a bug in a stage")
+
+    monkeypatch.setattr("server.routers.photos.analyze_bytes", broken)
+    response = send_photo(client, table, winning_photo)
+    assert response.status_code == 422
+    assert response.json()["code"] == "photo_failed" and "report" in response.json()["detail"]
+
+
+def test_any_other_bug_answers_with_a_sentence_and_a_code(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("server.routers.tables.table_out", lambda *args: 1 / 0)
+    with TestClient(create_app(db_path), raise_server_exceptions=False) as client:
+        response = client.post("/api/tables", json={"players": 2})
+    assert response.status_code == 500
+    assert response.json()["code"] == "unexpected" and response.json()["detail"] == message("error.unexpected")
