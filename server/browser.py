@@ -11,7 +11,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
-def launch(playwright):  # -> playwright.sync_api.Browser (imported lazily: a test-only dependency)
+def launch(playwright, extra_args: tuple[str, ...] = ()):  # -> playwright.sync_api.Browser
     if not CHROMIUM.exists():
         raise FileNotFoundError(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *extra_args], headless=True)
+
+
+def fake_camera_args(video_y4m: Path) -> tuple[str, ...]:
+    """Chromium flags that film ``video_y4m`` (looped) instead of a camera, with no permission prompt."""
+    return ("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video_y4m}")

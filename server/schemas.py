@@ -40,6 +40,7 @@ class ReadingOut(BaseModel):
     id: int
     created: float
     result: dict[str, Any]
+    unchanged: bool = Field(False, description="true when the photo read as the latest reading, which is kept")
 
 
 class RemovalOut(BaseModel):

@@ -10,7 +10,7 @@ from collections import defaultdict
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from referee.board import Board
 from referee.cells import CORNERS, cell
@@ -93,12 +93,13 @@ def analyse(data: bytes, team_count: int) -> dict[str, Any]:
 @router.post(
     "/{table_id}/photos", status_code=201, response_model=ReadingOut, summary="Send a photo of the board (players only)",
     description="The body is the photo itself (JPEG or PNG), with its Content-Type. The reading mirrors "
-    "`seqcam analyze --json`; a bad photo gets a 4xx with `detail` and a stable `code`.",
+    "`seqcam analyze --json`; a bad photo gets a 4xx with `detail` and a stable `code`. A photo that reads "
+    "exactly as the latest reading is not stored: 200 with that reading and `unchanged` true.",
     openapi_extra={"requestBody": {"required": True, "content": {t: {"schema": {"type": "string", "format": "binary"}}
                                                                  for t in ACCEPTED_TYPES}}},
 )
-async def send_photo(request: Request, table: PlayerTableDep, store: StoreDep, hub: HubDep, settings: SettingsDep,
-                     readers: Annotated[Readers, Depends(get_readers)],
+async def send_photo(request: Request, response: Response, table: PlayerTableDep, store: StoreDep, hub: HubDep,
+                     settings: SettingsDep, readers: Annotated[Readers, Depends(get_readers)],
                      content_type: Annotated[str | None, Header()] = None) -> ReadingOut:
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
@@ -106,6 +107,10 @@ async def send_photo(request: Request, table: PlayerTableDep, store: StoreDep, h
     async with readers.table_locks[table.id]:
         current = store.table(table.id) or table
         latest = store.latest_reading(current)
+        if latest is not None and latest.result["grid"] == result["grid"]:
+            # The same board again (a live camera sends one every second or two): nothing to store.
+            response.status_code = 200
+            return ReadingOut(id=latest.id, created=latest.created, result=latest.result, unchanged=True)
         before = Board.from_rows(latest.result["grid"]) if latest else None
         events = events_between(before, Board.from_rows(result["grid"]), current.teams, time.time())
         stored = store.add_reading(current, result, events)

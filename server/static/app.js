@@ -7,6 +7,9 @@ const tokenKey = (tableId) => `seqcam/token/${tableId}`;
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 const RED_SUITS = "HD";
+const CAMERA_EVERY_MS = 1500; // a frame at most this often; the next waits for the answer to the last
+const CAMERA_LONG_SIDE = 1920; // phones film larger; the reading needs no more
+const CAMERA_NO_BOARD = ["board_not_found", "board_cut_off"]; // normal while a hand is over the board
 
 const page = {
   lang: "en",
@@ -21,6 +24,7 @@ const page = {
   rank: null,
   suit: null,
   picked: [], // cells of the picked card
+  camera: null, // the live camera's stream while it runs
 };
 
 const $ = (id) => document.getElementById(id);
@@ -500,6 +504,73 @@ async function showJoin() {
   $("copy-view").onclick = copy(viewLink, $("copy-view"));
 }
 
+// --- the live camera (secure pages only: browsers give the camera to HTTPS and localhost) ------
+
+function frameJpeg(video) {
+  const scale = Math.min(1, CAMERA_LONG_SIDE / Math.max(video.videoWidth, video.videoHeight));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(video.videoWidth * scale);
+  canvas.height = Math.round(video.videoHeight * scale);
+  canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.88));
+}
+
+async function startCamera() {
+  const status = $("camera-status");
+  try {
+    page.camera = await navigator.mediaDevices.getUserMedia({
+      video: { facingMode: "environment", width: { ideal: 1920 }, height: { ideal: 1080 } },
+      audio: false,
+    });
+  } catch {
+    status.textContent = t("page.camera_denied");
+    return;
+  }
+  const video = $("camera-video");
+  video.srcObject = page.camera;
+  await video.play();
+  video.hidden = false;
+  $("camera-start").hidden = true;
+  $("camera-stop").hidden = false;
+  followBoard(video);
+}
+
+function stopCamera() {
+  if (page.camera) page.camera.getTracks().forEach((track) => track.stop());
+  page.camera = null;
+  $("camera-video").hidden = true;
+  $("camera-start").hidden = false;
+  $("camera-stop").hidden = true;
+  $("camera-status").textContent = "";
+}
+
+async function followBoard(video) {
+  const status = $("camera-status");
+  while (page.camera) {
+    const started = performance.now();
+    try {
+      const frame = await frameJpeg(video);
+      await api(`/api/tables/${page.tableId}/photos`, { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: frame });
+      status.textContent = t("page.camera_watching", { time: new Date().toLocaleTimeString(page.lang) });
+      status.dataset.state = "read";
+    } catch (error) {
+      const noBoard = error instanceof PageError && CAMERA_NO_BOARD.includes(error.code);
+      status.textContent = noBoard ? t("page.camera_no_board") : t(`error.${error.code || "unexpected"}`, error.params || {});
+      status.dataset.state = noBoard ? "no_board" : "error";
+    }
+    await new Promise((wake) => setTimeout(wake, Math.max(0, CAMERA_EVERY_MS - (performance.now() - started))));
+  }
+}
+
+function wireCamera() {
+  const canFilm = Boolean(navigator.mediaDevices && navigator.mediaDevices.getUserMedia);
+  $("camera-box").hidden = false;
+  $("camera-start").hidden = !canFilm || Boolean(page.camera);
+  if (!canFilm && !page.camera) $("camera-status").textContent = t("page.camera_needs_https");
+  $("camera-start").onclick = startCamera;
+  $("camera-stop").onclick = stopCamera;
+}
+
 function wirePlayerControls() {
   const isPlayer = Boolean(page.token);
   $("photo-box").hidden = !isPlayer;
@@ -508,6 +579,7 @@ function wirePlayerControls() {
   $("watching").hidden = isPlayer;
   if (!isPlayer) return;
   $("photo").onchange = (event) => event.target.files[0] && sendPhoto(event.target.files[0]);
+  wireCamera();
   $("undo").onclick = () => action(`/api/tables/${page.tableId}/undo`);
   $("reset").onclick = () => window.confirm(t("page.reset_confirm")) && action(`/api/tables/${page.tableId}/reset`);
   $("settings-players").replaceChildren(...page.setup.map((o) => new Option(String(o.players), String(o.players))));

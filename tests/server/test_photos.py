@@ -146,3 +146,10 @@ def test_any_other_bug_answers_with_a_sentence_and_a_code(db_path: Path, monkeyp
         response = client.post("/api/tables", json={"players": 2})
     assert response.status_code == 500
     assert response.json()["code"] == "unexpected" and response.json()["detail"] == message("error.unexpected")
+
+
+def test_the_same_board_again_is_not_stored_twice(client: TestClient, judged_table: dict, winning_photo: bytes) -> None:
+    first = client.get(f"/api/tables/{judged_table['id']}").json()
+    again = send_photo(client, judged_table, winning_photo)
+    assert again.status_code == 200 and again.json()["unchanged"] is True and again.json()["id"] == first["revision"]
+    assert len(client.get(f"/api/tables/{judged_table['id']}/photos").json()) == 1
