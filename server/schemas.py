@@ -40,7 +40,9 @@ class ReadingOut(BaseModel):
     id: int
     created: float
     result: dict[str, Any]
-    unchanged: bool = Field(False, description="true when the photo read as the latest reading, which is kept")
+    unchanged: bool = Field(False, description="the photo read as the latest reading, which is returned and kept")
+    pending: bool = Field(False, description="a live frame that read differently: `result` is what it saw (id 0, "
+                          "not stored); stored when the next frame agrees")
 
 
 class RemovalOut(BaseModel):

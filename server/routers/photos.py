@@ -39,11 +39,13 @@ _VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
 
 
 class Readers:
-    """Bounds the photos analysed at once, and orders the writes of one table."""
+    """Bounds the photos analysed at once, orders the writes of one table, and remembers each
+    table's last live frame that differed from its reading (kept in memory: a hint, not state)."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.limiter = anyio.CapacityLimiter(settings.analyses_at_once)
         self.table_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.live_candidate: dict[str, list[str]] = {}
 
 
 def get_readers(request: Request) -> Readers:
@@ -100,7 +102,10 @@ def analyse(data: bytes, team_count: int) -> dict[str, Any]:
 )
 async def send_photo(request: Request, response: Response, table: PlayerTableDep, store: StoreDep, hub: HubDep,
                      settings: SettingsDep, readers: Annotated[Readers, Depends(get_readers)],
-                     content_type: Annotated[str | None, Header()] = None) -> ReadingOut:
+                     content_type: Annotated[str | None, Header()] = None,
+                     live: Annotated[bool, Query(description="a frame of a live camera: stored once two frames in a "
+                                                 "row read the same, so a passing hand or a misread frame is ignored")] = False,
+                     ) -> ReadingOut:
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
     result = await anyio.to_thread.run_sync(analyse, data, table.teams, limiter=readers.limiter)
@@ -109,8 +114,14 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
         latest = store.latest_reading(current)
         if latest is not None and latest.result["grid"] == result["grid"]:
             # The same board again (a live camera sends one every second or two): nothing to store.
+            readers.live_candidate.pop(table.id, None)
             response.status_code = 200
             return ReadingOut(id=latest.id, created=latest.created, result=latest.result, unchanged=True)
+        if live and readers.live_candidate.get(table.id) != result["grid"]:
+            readers.live_candidate[table.id] = result["grid"]
+            response.status_code = 202
+            return ReadingOut(id=0, created=time.time(), result=result, pending=True)
+        readers.live_candidate.pop(table.id, None)
         before = Board.from_rows(latest.result["grid"]) if latest else None
         events = events_between(before, Board.from_rows(result["grid"]), current.teams, time.time())
         stored = store.add_reading(current, result, events)

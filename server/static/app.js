@@ -550,7 +550,11 @@ async function followBoard(video) {
     const started = performance.now();
     try {
       const frame = await frameJpeg(video);
-      await api(`/api/tables/${page.tableId}/photos`, { method: "POST", headers: { "Content-Type": "image/jpeg" }, body: frame });
+      await api(`/api/tables/${page.tableId}/photos?live=true`, {
+        method: "POST",
+        headers: { "Content-Type": "image/jpeg" },
+        body: frame,
+      });
       status.textContent = t("page.camera_watching", { time: new Date().toLocaleTimeString(page.lang) });
       status.dataset.state = "read";
     } catch (error) {

@@ -153,3 +153,15 @@ def test_the_same_board_again_is_not_stored_twice(client: TestClient, judged_tab
     again = send_photo(client, judged_table, winning_photo)
     assert again.status_code == 200 and again.json()["unchanged"] is True and again.json()["id"] == first["revision"]
     assert len(client.get(f"/api/tables/{judged_table['id']}/photos").json()) == 1
+
+
+def test_a_live_frame_is_stored_when_the_next_one_agrees(client: TestClient, table: dict, winning_photo: bytes) -> None:
+    url = f"/api/tables/{table['id']}/photos?live=true"
+    headers = {**player(table), "Content-Type": "image/jpeg"}
+    first = client.post(url, content=winning_photo, headers=headers)
+    assert first.status_code == 202 and first.json()["pending"] is True
+    assert client.get(f"/api/tables/{table['id']}").json()["reading"] is None
+    second = client.post(url, content=winning_photo, headers=headers)
+    assert second.status_code == 201 and second.json()["result"]["winner"] == ["B"]
+    third = client.post(url, content=winning_photo, headers=headers)
+    assert third.status_code == 200 and third.json()["unchanged"] is True
