@@ -8,8 +8,8 @@ from typing import Any
 
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import Cell, cell_col, cell_row
-from referee.judge import Judgement, Removal, judge, removal
 from referee.game import SetupError, team_count_for
+from referee.judge import Judgement, Removal, judge, removal
 from referee.moves import MoveKind, infer_move
 from referee.sequences import read_team
 from seqcam.analyze_command import result_json

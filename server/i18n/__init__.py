@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import string
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -23,7 +23,7 @@ LANGUAGES: tuple[str, ...] = ("en", "fr", "ja")
 _LANGUAGE_TAG = re.compile(r"^[a-z]{2}$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(language: str) -> dict[str, str]:
     """The catalogue of ``language``, or the fallback's for a language not offered."""
     if language not in LANGUAGES:

@@ -17,9 +17,9 @@ from referee.cells import CORNERS, cell
 from referee.judge import judge
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
-from server.reading import correction_event, corrected_reading, events_between, reading_json, verdict_events
-from server.schemas import CorrectionIn, ReadingOut, TableOut
+from server.reading import corrected_reading, correction_event, events_between, reading_json, verdict_events
 from server.routers.tables import table_out
+from server.schemas import CorrectionIn, ReadingOut, TableOut
 from server.settings import ServerSettings
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, ImageTooLarge, ImageUnreadable, VisionError
@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/jpg")  # image/jpg: not standard, but some phones send it
 _MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")
-_VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
+VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
     ImageTooLarge: (413, "photo_too_many_pixels"),
     ImageUnreadable: (422, "photo_unreadable"),
     BoardNotFound: (422, "board_not_found"),
@@ -83,7 +83,7 @@ def analyse(data: bytes, team_count: int) -> dict[str, Any]:
     try:
         analysis = analyze_bytes(data, team_count, VisionConfig())
     except VisionError as error:
-        status, code = _VISION_CODES.get(type(error), (422, "photo_unreadable"))
+        status, code = VISION_CODES.get(type(error), (422, "photo_unreadable"))
         raise ApiError(status, code) from None
     except Exception:  # a bug in reading this one photo: say so, log it, keep serving
         log.exception("reading an uploaded photo failed")

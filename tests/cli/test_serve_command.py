@@ -4,7 +4,6 @@ import time
 from pathlib import Path
 
 import httpx
-
 from cryptography import x509
 
 from seqcam.cli import build_parser, main

@@ -14,7 +14,7 @@ from referee.judge import WarningKind
 from referee.moves import ViolationKind
 from server.i18n import FALLBACK, LANGUAGES, catalogue, message, pick_language, placeholders
 from server.reading import EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_NOTE
-from server.routers.photos import _VISION_CODES
+from server.routers.photos import VISION_CODES
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 PAGE_ONLY_ERRORS = ("network", "unexpected")  # the page's own: the server never sent them
@@ -24,7 +24,7 @@ KEY = re.compile(r"""["'`]([a-z]+\.[a-z0-9_]+)["'`]""")
 def api_error_codes() -> set[str]:
     sources = "\n".join(path.read_text() for path in SERVER.rglob("*.py"))
     raised = set(re.findall(r'ApiError\(\s*\d+,\s*"(\w+)"', sources))
-    return raised | {code for _, code in _VISION_CODES.values()} | {"invalid_request"}
+    return raised | {code for _, code in VISION_CODES.values()} | {"invalid_request"}
 
 
 def page_keys() -> set[str]:
