@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -21,3 +23,12 @@ def fake_camera_args(video_y4m: Path) -> tuple[str, ...]:
     """Chromium flags that film ``video_y4m`` (looped) instead of a camera, with no permission prompt."""
     return ("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
             f"--use-file-for-fake-video-capture={video_y4m}")
+
+
+def still_video_y4m(photo: Path, path: Path, size: tuple[int, int] = (1280, 720)) -> Path:
+    """A one-frame Y4M video of ``photo`` at ``size`` (Chromium loops it as a fake camera)."""
+    image = cv2.resize(cv2.imread(str(photo)), size, interpolation=cv2.INTER_AREA)
+    planes = cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420)  # Y, then U and V at half size
+    header = f"YUV4MPEG2 W{size[0]} H{size[1]} F1:1 Ip A1:1 C420jpeg\n".encode()
+    path.write_bytes(header + b"FRAME\n" + planes.tobytes())
+    return path

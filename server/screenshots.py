@@ -2,7 +2,9 @@
 ``python -m server.screenshots [--out docs/screenshots] [--languages en fr ja]``.
 
 Starts a server on a temporary database, plays a table through the page in Chromium (start,
-photo, dispute, card, invite, history, a watcher, a bad photo) and writes one PNG per screen.
+photo, dispute, card, invite, history, a watcher, a bad photo, a hidden cell, the live camera
+filming the sample photo) and writes one PNG per screen. Japanese needs a CJK font on this
+machine (Debian: fonts-noto-cjk); phones have their own.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 
 from seqcam.samples import SAMPLE_DIR
-from server.browser import PHONE, launch
+from server.browser import PHONE, fake_camera_args, launch, still_video_y4m
 from server.i18n import LANGUAGES
 from server.local import running_server
 
@@ -25,7 +27,8 @@ DEFAULT_OUT = Path("docs/screenshots")
 WINNING_PHOTO = SAMPLE_DIR / "sample_01.jpg"  # blue has won: two sequences
 NO_BOARD_PHOTO = SAMPLE_DIR / "sample_08.jpg"
 PROTECTED_CHIP = "4,7"  # blue, in a completed sequence
-FREE_CHIP = "2,3"  # blue, in no sequence
+HIDDEN_CELL = (1, 7)  # just above blue's run down column 7: hiding it leaves the run's far end in doubt
+DOUBTFUL_CHIP = "6,7"
 
 
 def start_table(page: Page, base_url: str) -> None:
@@ -55,7 +58,8 @@ def take_screenshots(out: Path, language: str = "en") -> list[Path]:
     shots: list[Path] = []
     with tempfile.TemporaryDirectory() as folder, running_server(Path(folder) / "shots.sqlite3") as base_url, \
             sync_playwright() as playwright:
-        browser = launch(playwright)
+        camera = still_video_y4m(WINNING_PHOTO, Path(folder) / "board.y4m")
+        browser = launch(playwright, fake_camera_args(camera))
         context = browser.new_context(**{**PHONE, "device_scale_factor": 1}, locale=language)
         page = context.new_page()
         page.add_init_script(f"localStorage.setItem('seqcam/lang', '{language}')")
@@ -89,6 +93,18 @@ def take_screenshots(out: Path, language: str = "en") -> list[Path]:
         page.wait_for_selector("#photo-error:not([hidden])", timeout=60_000)
         page.locator("#photo-box").scroll_into_view_if_needed()
         shots.append(shoot(page, out, f"8-bad-photo{suffix}"))
+        row, col = HIDDEN_CELL
+        page.click(f"[data-cell='{row},{col}']")
+        page.click("#fix [data-symbol='?']")
+        page.click(f"[data-cell='{DOUBTFUL_CHIP}']")
+        page.wait_for_selector(f"#answer[data-legal=null]")
+        shots.append(shoot(page, out, f"9-cannot-tell{suffix}"))
+        page.click("#answer-close")
+        page.click("#undo")
+        page.click("#camera-start")
+        page.wait_for_selector("#camera-status[data-state=read]", timeout=60_000)
+        page.locator("#camera-box").scroll_into_view_if_needed()
+        shots.append(shoot(page, out, f"10-camera{suffix}"))
         browser.close()
     return shots
 

@@ -177,7 +177,10 @@ async function refresh() {
     ]);
     const changed = !page.table || page.table.revision !== table.revision;
     page.table = table;
-    if (changed) page.asked = null;
+    if (changed) {
+      page.asked = null;
+      showError(null, $("photo-error")); // a newer reading: the last photo's error is old news
+    }
     renderTable();
     renderEvents(events);
     renderPhotos(photos);
@@ -517,6 +520,7 @@ function frameJpeg(video) {
 
 async function startCamera() {
   const status = $("camera-status");
+  showError(null, $("photo-error"));
   try {
     page.camera = await navigator.mediaDevices.getUserMedia({
       video: { facingMode: "environment", width: { ideal: 1920 }, height: { ideal: 1080 } },

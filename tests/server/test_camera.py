@@ -5,26 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from server.browser import PHONE, fake_camera_args, launch
+from server.browser import PHONE, fake_camera_args, launch, still_video_y4m
 from server.i18n import message
 from server.local import running_server
 from tests.server.conftest import WINNING_PHOTO
-
-CAMERA_SIZE = (1280, 720)
-
-
-def still_video_y4m(photo: Path, path: Path) -> Path:
-    """A one-frame Y4M video (Chromium loops it) of ``photo`` at CAMERA_SIZE."""
-    image = cv2.resize(cv2.imread(str(photo)), CAMERA_SIZE, interpolation=cv2.INTER_AREA)
-    planes = cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420)  # Y, then U and V at half size
-    header = f"YUV4MPEG2 W{CAMERA_SIZE[0]} H{CAMERA_SIZE[1]} F1:1 Ip A1:1 C420jpeg\n".encode()
-    path.write_bytes(header + b"FRAME\n" + planes.tobytes())
-    return path
-
 
 @pytest.fixture(scope="module")
 def camera_page(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
