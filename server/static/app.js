@@ -95,6 +95,7 @@ async function loadTexts(lang) {
 
 const cellIndex = ([row, col]) => row * 10 + col;
 const teamName = (team) => t(`team.${team}`);
+const cardName = (card) => t("card.name", { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) });
 
 function cellName([row, col]) {
   const symbol = page.layout[cellIndex([row, col])].symbol;
@@ -399,18 +400,21 @@ async function correctCell(where, symbol) {
 }
 
 function buildCardPicker() {
-  const makeButton = (text, value, onPick, red) => {
+  const makeButton = (text, label, value, onPick, red) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = text;
+    button.setAttribute("aria-label", label);
     button.dataset.value = value;
     button.setAttribute("aria-pressed", "false");
     if (red) button.classList.add("red");
     button.onclick = () => onPick(value);
     return button;
   };
-  $("ranks").replaceChildren(...RANKS.map((r) => makeButton(r === "T" ? "10" : r, r, pickRank)));
-  $("suits").replaceChildren(...SUITS.map(([s, symbol]) => makeButton(symbol, s, pickSuit, RED_SUITS.includes(s))));
+  $("ranks").replaceChildren(...RANKS.map((r) => makeButton(r === "T" ? "10" : r, t(`rank.${r}`), r, pickRank)));
+  $("suits").replaceChildren(
+    ...SUITS.map(([s, symbol]) => makeButton(symbol, t(`suit.${s}`), s, pickSuit, RED_SUITS.includes(s))),
+  );
 }
 
 function pressOnly(groupId, value) {
@@ -438,7 +442,7 @@ async function answerCard() {
     if (card.jack) {
       out.textContent = t(`page.card_${card.jack}`);
     } else {
-      const where = t("page.card_cells", { card: card.symbol, cells: card.cells.map(cellName).join(" · ") });
+      const where = t("page.card_cells", { card: card.symbol, name: cardName(card.card), cells: card.cells.map(cellName).join(" · ") });
       const state = card.dead === true ? "dead" : card.dead === false ? "alive" : "unsure";
       out.textContent = `${where} ${t(`page.card_${state}`)}`;
       out.dataset.dead = String(card.dead);
@@ -642,6 +646,9 @@ async function main() {
     localStorage.setItem(LANG_KEY, event.target.value);
     await loadTexts(event.target.value);
     if (page.table) {
+      buildCardPicker();
+      if (page.rank) pressOnly("ranks", page.rank);
+      if (page.suit) pressOnly("suits", page.suit);
       await refresh();
       wirePlayerControls();
     }

@@ -95,6 +95,7 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     player.locator("#ranks [data-value='8']").click()
     player.locator("#suits [data-value='D']").click()
     expect(player.locator("#card-answer")).to_have_attribute("data-dead", "true")
+    expect(player.locator("#card-answer")).to_contain_text(message("card.name", rank=message("rank.8"), suit=message("suit.D")))
     expect(player.locator("#board .cell.picked")).to_have_count(2)
 
     expect(watcher.locator("#events li")).to_have_count(5)  # three sequences, the winner, the correction

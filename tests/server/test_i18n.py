@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cells import RANKS, SUITS
 from referee.judge import WarningKind
 from referee.moves import ViolationKind
 from server.i18n import FALLBACK, LANGUAGES, catalogue, message, pick_language, placeholders
@@ -45,6 +46,8 @@ def expected_keys() -> set[str]:
         "chip": "BGR",
         "page.answer": ["yes", "no", "unsure"],
         "page.card": ["dead", "alive", "unsure", "one_eyed", "two_eyed"],
+        "rank": RANKS,
+        "suit": SUITS,
     }
     built = {f"{family}{'_' if family.startswith('page.') else '.'}{code}"
              for family, codes in families.items() for code in codes}
