@@ -25,6 +25,7 @@ const page = {
   suit: null,
   picked: [], // cells of the picked card
   camera: null, // the live camera's stream while it runs
+  refreshes: 0, // refreshes started: only the latest one renders
 };
 
 const $ = (id) => document.getElementById(id);
@@ -170,12 +171,14 @@ function adoptToken() {
 }
 
 async function refresh() {
+  const mine = ++page.refreshes;
   try {
     const [table, events, photos] = await Promise.all([
       api(`/api/tables/${page.tableId}`),
       api(`/api/tables/${page.tableId}/events?limit=60`),
       api(`/api/tables/${page.tableId}/photos?limit=20`),
     ]);
+    if (mine !== page.refreshes) return; // a later refresh is on its way with newer news
     const changed = !page.table || page.table.revision !== table.revision;
     page.table = table;
     if (changed) {
