@@ -4,6 +4,8 @@ table wakes them all, and each fetches the new state (one small message, no stat
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 from collections import defaultdict
 
 
@@ -27,8 +29,9 @@ class Hub:
         return len(self._listeners.get(table_id, ()))
 
     def publish(self, table_id: str, what: str) -> None:
-        """Tells every stream of the table that ``what`` changed; a stream too slow to keep
-        up misses a wake-up, never the state (it refetches everything)."""
+        """Tells every stream of the table that ``what`` changed, and when (for latency checks);
+        a stream too slow to keep up misses a wake-up, never the state (it refetches everything)."""
+        message = json.dumps({"what": what, "t": time.time()})
         for queue in self._listeners.get(table_id, ()):
             if not queue.full():
-                queue.put_nowait(what)
+                queue.put_nowait(message)

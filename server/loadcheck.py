@@ -10,6 +10,7 @@ everything and prints photos analysed per second and latencies. It never runs lo
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
@@ -47,6 +48,7 @@ class Results:
     failed: list[int] = field(default_factory=list)  # status codes of refused photos
     wakeups: int = 0
     refetch_ms: list[float] = field(default_factory=list)
+    delivery_ms: list[float] = field(default_factory=list)  # from the server's publish to a viewer's wake-up
     elapsed_s: float = float("nan")  # from the first photo sent to the last answer
 
 
@@ -66,11 +68,13 @@ def viewer(base: str, table_id: str, results: Results, stop: threading.Event) ->
                     for line in stream.iter_lines():
                         if stop.is_set():
                             return
-                        if line.startswith("event: change"):
+                        if line.startswith("data:") and '"what"' in line:
+                            delivered_ms = (time.time() - json.loads(line[5:])["t"]) * 1000
                             start = time.perf_counter()
                             client.get(f"/api/tables/{table_id}").raise_for_status()
                             with results.lock:
                                 results.wakeups += 1
+                                results.delivery_ms.append(delivered_ms)
                                 results.refetch_ms.append((time.perf_counter() - start) * 1000)
             except httpx.ReadTimeout:
                 continue  # no change for a while: listen again
@@ -156,6 +160,8 @@ def report(results: Results, senders: int, viewers: int) -> str:
         ("photos per second", f"{done / elapsed:.2f}" if done else "0"),
         ("photo latency p50 / p95 (ms)", f"{percentile(results.photo_ms, 0.5):.0f} / {percentile(results.photo_ms, 0.95):.0f}"),
         ("live wake-ups received", f"{results.wakeups} (of {done * viewers} expected)"),
+        ("live update delivery p50 / p95 (ms)",
+         f"{percentile(results.delivery_ms, 0.5):.0f} / {percentile(results.delivery_ms, 0.95):.0f}"),
         ("viewer refetch p50 / p95 (ms)",
          f"{percentile(results.refetch_ms, 0.5):.0f} / {percentile(results.refetch_ms, 0.95):.0f}"),
         ("mean photo latency (ms)", f"{statistics.fmean(results.photo_ms):.0f}" if done else "-"),

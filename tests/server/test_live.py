@@ -1,4 +1,5 @@
 import asyncio
+import json
 
 from server.live import Hub
 
@@ -8,7 +9,8 @@ def test_a_change_wakes_every_phone_of_that_table_only() -> None:
         hub = Hub()
         first, second, elsewhere = hub.listen("a"), hub.listen("a"), hub.listen("b")
         hub.publish("a", "photo")
-        assert (await first.get(), await second.get()) == ("photo", "photo")
+        woken = [json.loads(await first.get()), json.loads(await second.get())]
+        assert [w["what"] for w in woken] == ["photo", "photo"] and woken[0]["t"] > 0
         assert elsewhere.empty()
         hub.leave("a", first)
         assert hub.listeners("a") == 1
