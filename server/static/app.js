@@ -3,7 +3,8 @@
 "use strict";
 
 const LANG_KEY = "seqcam/lang";
-const tokenKey = (tableId) => `seqcam/token/${tableId}`;
+const TOKEN_PREFIX = "seqcam/token/";
+const tokenKey = (tableId) => TOKEN_PREFIX + tableId;
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 const RED_SUITS = "HD";
@@ -127,8 +128,25 @@ function listItem(time, text, cls = "") {
 
 // --- home: start a table -------------------------------------------------------------
 
+function showMyTables() {
+  // Tables this phone holds a player's token for, so a closed tab is never a lost table.
+  const ids = Object.keys(localStorage).filter((key) => key.startsWith(TOKEN_PREFIX)).map((key) => key.slice(TOKEN_PREFIX.length));
+  $("my-tables-box").hidden = ids.length === 0;
+  $("my-tables").replaceChildren(
+    ...ids.sort().map((id) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `/t/${encodeURIComponent(id)}`;
+      link.textContent = t("page.table", { table: id });
+      item.append(link);
+      return item;
+    }),
+  );
+}
+
 function showHome() {
   $("home").hidden = false;
+  showMyTables();
   const players = $("start-players");
   players.replaceChildren(...page.setup.map((o) => new Option(String(o.players), String(o.players))));
   const teamsBox = $("start-teams");

@@ -101,6 +101,13 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     expect(watcher.locator("#events li")).to_have_count(5)  # three sequences, the winner, the correction
     expect(watcher.locator("#events li").nth(1)).to_contain_text(message("event.winner", team=message("team.B")))
 
+    player.goto(base_url + "/")  # the home page lists the tables this phone plays at
+    table_id = link.rsplit("/", 1)[1]
+    expect(player.locator("#my-tables a")).to_have_text([message("page.table", table=table_id)])
+    watcher.goto(base_url + "/")
+    expect(watcher.locator("#start-form")).to_be_visible()
+    expect(watcher.locator("#my-tables a")).to_have_count(0)  # watchers hold no token
+
 
 def test_a_photo_without_a_board_says_what_to_do(browser: Browser, base_url: str) -> None:
     player = phone(browser)
