@@ -105,3 +105,18 @@ def test_the_openapi_schema_lists_every_resource(client: TestClient) -> None:
                  "/api/tables/{table_id}/removal", "/api/tables/{table_id}/cards/{card}",
                  "/api/tables/{table_id}/events", "/api/tables/{table_id}/stream", "/api/layout"):
         assert path in paths
+
+
+@pytest.mark.parametrize("accept, language", [("fr-FR,fr;q=0.9", "fr"), ("ja", "ja"), ("de", "en"), (None, "en")])
+def test_errors_speak_the_language_the_phone_asks_for(client: TestClient, accept: str | None, language: str) -> None:
+    headers = {"Accept-Language": accept} if accept else {}
+    answer = client.get("/api/tables/nope", headers=headers).json()
+    assert answer["code"] == "table_not_found"
+    assert answer["detail"] == message("error.table_not_found", language, table="nope")
+
+
+def test_the_page_gets_each_languages_texts_and_their_own_names(client: TestClient) -> None:
+    answer = client.get("/api/i18n/ja").json()
+    assert answer["language"] == "ja" and answer["texts"]["page.answer_yes"] == "はい"
+    assert answer["languages"] == {"en": "English", "fr": "Français", "ja": "日本語"}
+    assert client.get("/api/i18n/xx").json()["language"] == "en"
