@@ -4,7 +4,7 @@ Starts `seqcam serve` in a subprocess on a temporary database and a free port, c
 ``viewers`` phones to one table's live stream (each refetches the table on every change, as
 the page does), sends ``photos`` 1080p photos from ``senders`` players at once, then stops
 everything and prints photos analysed per second and latencies. It never runs longer than
-``--max-seconds``.
+``--max-seconds``. Needs the test extra (httpx).
 """
 
 from __future__ import annotations
