@@ -42,23 +42,41 @@ def test_https_makes_one_certificate_for_the_servers_addresses(tmp_path: Path):
     assert self_signed(tmp_path, ["10.0.0.1"]) == (cert_path, key_path)  # made once, then kept
 
 
+def first_answer(url: str, verify: bool | str = True) -> httpx.Response:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return httpx.get(url, timeout=1, verify=verify)
+        except httpx.HTTPError:
+            assert time.monotonic() < deadline, f"seqcam serve did not answer on {url}"
+            time.sleep(0.2)
+
+
+def serve(tmp_path: Path, port: int, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "seqcam.cli", "serve", "--port", str(port),
+                             "--db", str(tmp_path / "t.sqlite3"), *args], stdout=subprocess.PIPE, text=True)
+
+
 def test_serve_answers_on_its_port(tmp_path: Path):
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "seqcam.cli", "serve", "--port", str(port),
-                               "--db", str(tmp_path / "t.sqlite3")], stdout=subprocess.PIPE, text=True)
+    server = serve(tmp_path, port)
     try:
-        first_line = server.stdout.readline()
-        assert str(tmp_path / "t.sqlite3") in first_line
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                answer = httpx.get(f"http://127.0.0.1:{port}/api/setup", timeout=1)
-                break
-            except httpx.HTTPError:
-                assert time.monotonic() < deadline, "seqcam serve did not answer"
-                time.sleep(0.2)
+        assert str(tmp_path / "t.sqlite3") in server.stdout.readline()
+        answer = first_answer(f"http://127.0.0.1:{port}/api/setup")
         assert answer.status_code == 200 and answer.json()[0] == {"players": 2, "teams": [2]}
     finally:
         server.terminate()
         server.wait(timeout=10)
     assert (tmp_path / "t.sqlite3").exists()
+
+
+def test_serve_https_answers_with_its_own_certificate(tmp_path: Path):
+    port = free_port()
+    server = serve(tmp_path, port, "--https")
+    try:
+        assert "self-signed" in server.stdout.readline()
+        answer = first_answer(f"https://127.0.0.1:{port}/api/setup", verify=str(tmp_path / "seqcam-cert.pem"))
+        assert answer.status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
