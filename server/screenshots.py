@@ -97,7 +97,7 @@ def take_screenshots(out: Path, language: str = "en") -> list[Path]:
         page.click(f"[data-cell='{row},{col}']")
         page.click("#fix [data-symbol='?']")
         page.click(f"[data-cell='{DOUBTFUL_CHIP}']")
-        page.wait_for_selector(f"#answer[data-legal=null]")
+        page.wait_for_selector("#answer[data-legal=null]")
         shots.append(shoot(page, out, f"9-cannot-tell{suffix}"))
         page.click("#answer-close")
         page.click("#undo")

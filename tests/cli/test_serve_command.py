@@ -39,7 +39,11 @@ def test_https_makes_one_certificate_for_the_servers_addresses(tmp_path: Path):
     assert [str(ip) for ip in names.get_values_for_type(x509.IPAddress)] == ["192.168.1.20"]
     assert names.get_values_for_type(x509.DNSName) == ["localhost"]
     assert key_path.stat().st_mode & 0o077 == 0  # the key is the owner's alone
-    assert self_signed(tmp_path, ["10.0.0.1"]) == (cert_path, key_path)  # made once, then kept
+    made = cert_path.read_bytes()
+    assert self_signed(tmp_path, ["localhost"]) == (cert_path, key_path)
+    assert cert_path.read_bytes() == made  # kept while it names every host
+    self_signed(tmp_path, ["10.0.0.7"])  # the laptop moved to another network
+    assert cert_path.read_bytes() != made
 
 
 def first_answer(url: str, verify: bool | str = True) -> httpx.Response:
