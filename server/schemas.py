@@ -36,6 +36,11 @@ class CorrectionIn(BaseModel):
     symbol: Literal[".", "B", "G", "R", "?"] = Field(description="what the cell really holds, in the grid text form")
 
 
+class LinksOut(BaseModel):
+    join_url: str = Field(description="for players: opens the table with its token")
+    view_url: str = Field(description="for anyone: watches the table")
+
+
 class ReadingOut(BaseModel):
     id: int
     created: float

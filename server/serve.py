@@ -57,5 +57,6 @@ def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | N
     if host not in ALL_INTERFACES and host.startswith("127."):
         print("Only this computer can reach it. For the phones on your Wi-Fi, add --host 0.0.0.0.", file=out)
     out.flush()
-    uvicorn.run(create_app(db_path), host=host, port=port, log_level="warning", **ssl)
+    lan_base_url = f"{scheme}://{hosts[0]}:{port}" if host in ALL_INTERFACES and hosts[0] != "127.0.0.1" else None
+    uvicorn.run(create_app(db_path, lan_base_url=lan_base_url), host=host, port=port, log_level="warning", **ssl)
     return EXIT_OK

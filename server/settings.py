@@ -16,6 +16,7 @@ def default_db_path() -> Path:
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
     db_path: Path
+    lan_base_url: str | None = None  # e.g. http://192.168.1.20:8000: what the phones open when the laptop uses 127.0.0.1
     # A phone photo is 2-8 MB; vision accepts up to 60 MB from disk, the network much less.
     max_upload_bytes: int = 20_000_000
     analyses_at_once: int = 2  # one per core: more only queue inside OpenCV and use memory

@@ -16,7 +16,8 @@ from referee.cells import teams_for, win_target
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
 from server.reading import team_splits
-from server.schemas import CreatedTableOut, TableOut, TableSettingsIn
+from server.schemas import CreatedTableOut, LinksOut, TableOut, TableSettingsIn
+from server.settings import ServerSettings
 from server.store import Store, TableRow
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -76,14 +77,35 @@ def reset_table(table: PlayerTableDep, store: StoreDep, hub: HubDep) -> TableOut
     return table_out(store, store.table(table.id) or table)
 
 
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def base_url_for_phones(request: Request, settings: ServerSettings) -> str:
+    """The address other phones can open: the one this request used, unless that is this
+    computer's own loopback and `seqcam serve` knows its address on the Wi-Fi."""
+    if request.url.hostname in LOOPBACK_HOSTS and settings.lan_base_url:
+        return settings.lan_base_url
+    return str(request.base_url).rstrip("/")
+
+
+@router.get("/{table_id}/links", response_model=LinksOut, summary="The join and watch links (players only)")
+def links(table: PlayerTableDep, request: Request, settings: SettingsDep) -> LinksOut:
+    base = base_url_for_phones(request, settings)
+    return LinksOut(join_url=base + join_path(table), view_url=base + view_path(table))
+
+
 @router.get("/{table_id}/join.svg", summary="QR code of the join link (players only: it holds the token)",
             response_class=Response, responses={200: {"content": {"image/svg+xml": {}}}})
-def join_qr(table: PlayerTableDep, request: Request) -> Response:
-    link = str(request.base_url).rstrip("/") + join_path(table)
+def join_qr(table: PlayerTableDep, request: Request, settings: SettingsDep) -> Response:
+    svg = qr_svg(base_url_for_phones(request, settings) + join_path(table))
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def qr_svg(link: str) -> bytes:
     svg = io.BytesIO()
     segno.make(link, error="m").save(svg, kind="svg", scale=6, border=2, xmldecl=False,
                                       title="join link", dark="#111", light="#fff")
-    return Response(svg.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+    return svg.getvalue()
 
 
 @router.get("/{table_id}/stream", summary="Live updates (server-sent events): 'change' when the table changes",

@@ -511,15 +511,17 @@ async function action(path, init = {}) {
 }
 
 async function showJoin() {
+  const asPlayer = { method: "GET", headers: { "X-Table-Token": page.token } };
+  let links;
   try {
-    const svg = await api(`/api/tables/${page.tableId}/join.svg`, { method: "GET", headers: { "X-Table-Token": page.token } });
+    const svg = await api(`/api/tables/${page.tableId}/join.svg`, asPlayer);
     $("qr").innerHTML = svg; // our own server's SVG, made by segno from the join link
+    links = await api(`/api/tables/${page.tableId}/links`, asPlayer);
   } catch (error) {
     showError(error);
+    return;
   }
-  const base = location.origin;
-  const viewLink = `${base}/t/${page.tableId}`;
-  $("view-link").textContent = viewLink;
+  $("view-link").textContent = links.view_url;
   const copy = (text, button) => async () => {
     try {
       await navigator.clipboard.writeText(text);
@@ -528,8 +530,8 @@ async function showJoin() {
       window.prompt("", text);
     }
   };
-  $("copy-join").onclick = copy(`${viewLink}#k=${page.token}`, $("copy-join"));
-  $("copy-view").onclick = copy(viewLink, $("copy-view"));
+  $("copy-join").onclick = copy(links.join_url, $("copy-join"));
+  $("copy-view").onclick = copy(links.view_url, $("copy-view"));
 }
 
 // --- the live camera (secure pages only: browsers give the camera to HTTPS and localhost) ------

@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from server.app import create_app
 from server.i18n import message
+from server.routers.tables import qr_svg
 from tests.server.conftest import WINNING_PHOTO, player, send_photo
 
 
@@ -120,3 +121,16 @@ def test_the_page_gets_each_languages_texts_and_their_own_names(client: TestClie
     assert answer["language"] == "ja" and answer["texts"]["page.answer_yes"] == "はい"
     assert answer["languages"] == {"en": "English", "fr": "Français", "ja": "日本語"}
     assert client.get("/api/i18n/xx").json()["language"] == "en"
+
+
+def test_links_point_phones_at_the_wifi_address_not_the_laptops_loopback(tmp_path: Path) -> None:
+    lan = "http://192.168.1.20:8000"
+    with TestClient(create_app(tmp_path / "lan.sqlite3", lan_base_url=lan), base_url="http://127.0.0.1:8000") as client:
+        table = client.post("/api/tables", json={"players": 2}).json()
+        links = client.get(f"/api/tables/{table['id']}/links", headers=player(table)).json()
+        assert links == {"join_url": lan + table["join_path"], "view_url": lan + table["view_path"]}
+        seen_from_a_phone = client.get(f"http://192.168.1.20:8000/api/tables/{table['id']}/links", headers=player(table))
+        assert seen_from_a_phone.json()["view_url"] == lan + table["view_path"]
+        assert client.get(f"/api/tables/{table['id']}/links").status_code == 401
+        qr = client.get(f"/api/tables/{table['id']}/join.svg", headers=player(table)).content
+        assert qr == qr_svg(lan + table["join_path"])
