@@ -1,3 +1,4 @@
+import ssl
 import subprocess
 import sys
 import time
@@ -46,7 +47,7 @@ def test_https_makes_one_certificate_for_the_servers_addresses(tmp_path: Path):
     assert cert_path.read_bytes() != made
 
 
-def first_answer(url: str, verify: bool | str = True) -> httpx.Response:
+def first_answer(url: str, verify: bool | ssl.SSLContext = True) -> httpx.Response:
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -79,7 +80,8 @@ def test_serve_https_answers_with_its_own_certificate(tmp_path: Path):
     server = serve(tmp_path, port, "--https")
     try:
         assert "self-signed" in server.stdout.readline()
-        answer = first_answer(f"https://127.0.0.1:{port}/api/setup", verify=str(tmp_path / "seqcam-cert.pem"))
+        trusted = ssl.create_default_context(cafile=tmp_path / "seqcam-cert.pem")
+        answer = first_answer(f"https://127.0.0.1:{port}/api/setup", verify=trusted)
         assert answer.status_code == 200
     finally:
         server.terminate()
