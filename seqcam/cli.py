@@ -113,6 +113,20 @@ def build_parser() -> argparse.ArgumentParser:
     train_locator.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
     train_locator.add_argument("--out", default=None, help="where to write the model (default vision/models/board_verdict.json)")
     train_locator.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
+    serve = commands.add_parser(
+        "serve",
+        help="start the web page the phones at the table open",
+        description="Serve the phone page and its API (schema at /openapi.json; /docs shows it when this "
+        "computer is online). Binds to 127.0.0.1 unless --host says otherwise; use --host 0.0.0.0 for the "
+        "phones on the same Wi-Fi.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", metavar="PATH", help="SQLite file of the tables (default: seqcam.sqlite3 in your data folder)")
+    serve.add_argument("--https", action="store_true",
+                       help="serve over HTTPS with a self-signed certificate made for this computer")
+    serve.add_argument("--camera", metavar="SOURCE",
+                       help="follow the server's own camera: not available yet (live tracking is still to come)")
 
     bench = commands.add_parser("bench-judge", help="measure positions judged per second on one core")
     bench.add_argument("--positions", type=int, default=20_000, help="random positions per team count (default 20000)")
@@ -154,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
 
         seed = TRAIN_SEED if args.seed is None else args.seed
         return run_train_locator(args.photos, args.n, args.no_board, seed, args.out or default_out(), args.workers)
+    if args.command == "serve":
+        from server.serve import run_serve
+
+        return run_serve(args.host, args.port, args.db, args.https, args.camera)
     if args.command == "bench-judge":
         from seqcam.bench_judge import run_bench_judge
 

@@ -1,0 +1,61 @@
+"""The app factory: ``create_app(db_path)`` builds the FastAPI app that `seqcam serve` runs."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from server.errors import ApiError, api_error_handler, unexpected_error_handler, validation_error_handler
+from server.i18n import FALLBACK, LANGUAGES, catalogue
+from server.live import Hub
+from server.routers import history, photos, queries, tables
+from server.settings import ServerSettings
+from server.store import Store
+
+STATIC_DIR = Path(str(resources.files("server").joinpath("static")))
+
+
+def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
+    """The app over the SQLite file ``db_path``; ``overrides`` replace ServerSettings fields."""
+    settings = replace(ServerSettings(db_path=Path(db_path)), **overrides)
+    store = Store(settings.db_path)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(title="seqcam", summary="The table's referee: photos of a Sequence board, read and judged.",
+                  version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    app.state.store = store
+    app.state.hub = Hub()
+    app.state.readers = photos.Readers(settings)
+    app.add_exception_handler(ApiError, api_error_handler)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(Exception, unexpected_error_handler)
+    for router in (tables.router, photos.router, history.router, queries.router):
+        app.include_router(router)
+
+    @app.get("/api/i18n/{language}", tags=["board"], summary="The page's texts in a language (English if not offered)")
+    def texts(language: str) -> dict[str, Any]:
+        return {"language": language if language in LANGUAGES else FALLBACK,
+                "languages": {code: catalogue(code)["lang.name"] for code in LANGUAGES},
+                "texts": catalogue(language)}
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/t/{table_id}", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app

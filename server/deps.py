@@ -1,0 +1,57 @@
+"""Dependencies shared by the routers: the store, the settings, the live hub, the table of
+the path, and the player token check."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+
+from fastapi import Depends, Header, Path, Request
+
+from server.errors import ApiError
+from server.live import Hub
+from server.settings import ServerSettings
+from server.store import Store, TableRow
+
+TOKEN_HEADER = "X-Table-Token"
+
+
+def get_store(request: Request) -> Store:
+    return request.app.state.store
+
+
+def get_settings(request: Request) -> ServerSettings:
+    return request.app.state.settings
+
+
+def get_hub(request: Request) -> Hub:
+    return request.app.state.hub
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+SettingsDep = Annotated[ServerSettings, Depends(get_settings)]
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+
+def get_table(store: StoreDep, table_id: Annotated[str, Path(max_length=64)]) -> TableRow:
+    """The table of the path: anyone with its link may view it."""
+    table = store.table(table_id)
+    if table is None:
+        raise ApiError(404, "table_not_found", table=table_id)
+    return table
+
+
+TableDep = Annotated[TableRow, Depends(get_table)]
+
+
+def player_table(table: TableDep,
+                 x_table_token: Annotated[str | None, Header(description="the table's player token, from the join link")] = None) -> TableRow:
+    """The table of the path, for a change: only its players, who hold its token, may."""
+    if not x_table_token:
+        raise ApiError(401, "token_missing")
+    if not hmac.compare_digest(x_table_token.encode(), table.token.encode()):
+        raise ApiError(403, "token_wrong")
+    return table
+
+
+PlayerTableDep = Annotated[TableRow, Depends(player_table)]

@@ -1,0 +1,53 @@
+"""API errors: an HTTP status, a stable ``code`` the page translates, and the English
+``detail`` from the catalogue for anyone reading the JSON."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from server.i18n import message, pick_language
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """Raised by handlers; ``code`` names ``error.<code>`` in the catalogue."""
+
+    def __init__(self, status: int, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.params = params
+
+
+def error_body(code: str, language: str, **params: Any) -> dict[str, Any]:
+    return {"detail": message(f"error.{code}", language, **params), "code": code, "params": params}
+
+
+async def api_error_handler(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, ApiError)
+    language = pick_language(request.headers.get("accept-language"))
+    return JSONResponse(error_body(error.code, language, **error.params), status_code=error.status)
+
+
+async def validation_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """FastAPI's own 422, with a sentence and a code like every other error."""
+    assert isinstance(error, RequestValidationError)
+    language = pick_language(request.headers.get("accept-language"))
+    fields = ", ".join(".".join(str(p) for p in e.get("loc", ())[1:]) or "body" for e in error.errors())
+    body = error_body("invalid_request", language, fields=fields)
+    body["errors"] = [{"field": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type")}
+                      for e in error.errors()]
+    return JSONResponse(body, status_code=422)
+
+
+async def unexpected_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """A bug: the player still gets a sentence and a code, never a bare traceback."""
+    log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=error)
+    language = pick_language(request.headers.get("accept-language"))
+    return JSONResponse(error_body("unexpected", language), status_code=500)

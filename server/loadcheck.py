@@ -1,0 +1,186 @@
+"""A bounded load check on loopback: ``python -m server.loadcheck [--photos 40] [--senders 4] [--viewers 10]``.
+
+Starts `seqcam serve` in a subprocess on a temporary database and a free port, connects
+``viewers`` phones to one table's live stream (each refetches the table on every change, as
+the page does), sends ``photos`` 1080p photos from ``senders`` players at once, then stops
+everything and prints photos analysed per second and latencies. It never runs longer than
+``--max-seconds``. Needs the test extra (httpx).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import httpx
+
+from seqcam.samples import SAMPLE_DIR
+from server.local import free_port
+
+HD = (1920, 1080)
+PHOTOS_1080P = ("sample_01.jpg", "sample_03.jpg", "sample_04.jpg")  # each has a board that reads
+START_TIMEOUT_S = 30.0
+
+
+def photo_at_1080p(path: Path) -> bytes:
+    """The photo scaled to fit 1920 x 1080 (or 1080 x 1920), as a phone would send it."""
+    image = cv2.imread(str(path))
+    height, width = image.shape[:2]
+    long_side, short_side = max(HD), min(HD)
+    scale = min(long_side / max(width, height), short_side / min(width, height))
+    resized = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    return cv2.imencode(".jpg", resized, [cv2.IMWRITE_JPEG_QUALITY, 88])[1].tobytes()
+
+
+@dataclass
+class Results:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    photo_ms: list[float] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)  # status codes of refused photos
+    wakeups: int = 0
+    refetch_ms: list[float] = field(default_factory=list)
+    delivery_ms: list[float] = field(default_factory=list)  # from the server's publish to a viewer's wake-up
+    elapsed_s: float = float("nan")  # from the first photo sent to the last answer
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def viewer(base: str, table_id: str, results: Results, stop: threading.Event) -> None:
+    """A phone watching the table: holds the live stream, refetches the table on each change."""
+    with httpx.Client(base_url=base, timeout=httpx.Timeout(5.0, read=2.0)) as client:
+        while not stop.is_set():
+            try:
+                with client.stream("GET", f"/api/tables/{table_id}/stream") as stream:
+                    for line in stream.iter_lines():
+                        if stop.is_set():
+                            return
+                        if line.startswith("data:") and '"what"' in line:
+                            delivered_ms = (time.time() - json.loads(line[5:])["t"]) * 1000
+                            start = time.perf_counter()
+                            client.get(f"/api/tables/{table_id}").raise_for_status()
+                            with results.lock:
+                                results.wakeups += 1
+                                results.delivery_ms.append(delivered_ms)
+                                results.refetch_ms.append((time.perf_counter() - start) * 1000)
+            except httpx.ReadTimeout:
+                continue  # no change for a while: listen again
+            except httpx.HTTPError:
+                if not stop.is_set():
+                    time.sleep(0.2)
+
+
+def sender(base: str, table: dict, photos: list[bytes], queue: list[int], results: Results, deadline: float) -> None:
+    headers = {"X-Table-Token": table["token"], "Content-Type": "image/jpeg"}
+    with httpx.Client(base_url=base, timeout=120.0) as client:
+        while time.monotonic() < deadline:
+            with results.lock:
+                if not queue:
+                    return
+                index = queue.pop()
+            start = time.perf_counter()
+            response = client.post(f"/api/tables/{table['id']}/photos", content=photos[index % len(photos)], headers=headers)
+            elapsed = (time.perf_counter() - start) * 1000
+            with results.lock:
+                if response.status_code == 201:
+                    results.photo_ms.append(elapsed)
+                else:
+                    results.failed.append(response.status_code)
+
+
+def wait_until_up(base: str, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("seqcam serve stopped before it was up")
+        try:
+            httpx.get(base + "/api/setup", timeout=1.0)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise RuntimeError("seqcam serve did not come up")
+
+
+def run(photos_count: int, senders: int, viewers: int, max_seconds: float) -> Results:
+    photos = [photo_at_1080p(SAMPLE_DIR / name) for name in PHOTOS_1080P]
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    results = Results()
+    with tempfile.TemporaryDirectory() as folder:
+        server = subprocess.Popen([sys.executable, "-m", "seqcam.cli", "serve", "--port", str(port),
+                                   "--db", str(Path(folder) / "load.sqlite3")], stdout=subprocess.DEVNULL)
+        stop = threading.Event()
+        try:
+            wait_until_up(base, server)
+            table = httpx.post(base + "/api/tables", json={"players": 2}).json()
+            watchers = [threading.Thread(target=viewer, args=(base, table["id"], results, stop), daemon=True)
+                        for _ in range(viewers)]
+            for thread in watchers:
+                thread.start()
+            time.sleep(1.0)  # let every viewer connect
+            queue = list(range(photos_count))
+            deadline = time.monotonic() + max_seconds
+            start = time.perf_counter()
+            players = [threading.Thread(target=sender, args=(base, table, photos, queue, results, deadline))
+                       for _ in range(senders)]
+            for thread in players:
+                thread.start()
+            for thread in players:
+                thread.join()
+            results.elapsed_s = time.perf_counter() - start
+            time.sleep(1.0)  # the last wake-ups
+        finally:
+            stop.set()
+            server.terminate()
+            server.wait(timeout=10)
+    return results
+
+
+def report(results: Results, senders: int, viewers: int) -> str:
+    elapsed = results.elapsed_s
+    done = len(results.photo_ms)
+    rows = [
+        ("photos read (1080p)", f"{done}"),
+        ("photos refused", f"{len(results.failed)} {sorted(set(results.failed)) or ''}".strip()),
+        ("players sending at once", f"{senders}"),
+        ("phones watching", f"{viewers}"),
+        ("photos per second", f"{done / elapsed:.2f}" if done else "0"),
+        ("photo latency p50 / p95 (ms)", f"{percentile(results.photo_ms, 0.5):.0f} / {percentile(results.photo_ms, 0.95):.0f}"),
+        ("live wake-ups received", f"{results.wakeups} (of {done * viewers} expected)"),
+        ("live update delivery p50 / p95 (ms)",
+         f"{percentile(results.delivery_ms, 0.5):.0f} / {percentile(results.delivery_ms, 0.95):.0f}"),
+        ("viewer refetch p50 / p95 (ms)",
+         f"{percentile(results.refetch_ms, 0.5):.0f} / {percentile(results.refetch_ms, 0.95):.0f}"),
+        ("mean photo latency (ms)", f"{statistics.fmean(results.photo_ms):.0f}" if done else "-"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m server.loadcheck", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--photos", type=int, default=40, help="photos to send (default 40)")
+    parser.add_argument("--senders", type=int, default=4, help="players sending at once (default 4)")
+    parser.add_argument("--viewers", type=int, default=10, help="phones watching the live stream (default 10)")
+    parser.add_argument("--max-seconds", type=float, default=120.0, help="stop sending after this long (default 120)")
+    args = parser.parse_args(argv)
+    results = run(args.photos, args.senders, args.viewers, args.max_seconds)
+    print(report(results, args.senders, args.viewers))
+    return 0 if results.photo_ms and not results.failed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

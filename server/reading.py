@@ -1,0 +1,160 @@
+"""A photo's reading as the API gives it: the `seqcam analyze --json` object, plus what the
+page needs to draw the verdict (sequence cells, protected chips, warning codes), and the
+events a new reading causes against the one before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
+from referee.cells import Cell, cell_col, cell_row
+from referee.game import SetupError, team_count_for
+from referee.judge import Judgement, Removal, judge, removal
+from referee.moves import MoveKind, infer_move
+from referee.sequences import read_team
+from seqcam.analyze_command import result_json
+from seqcam.judge_command import cell_pairs
+from vision.pipeline import Analysis
+
+VISION_NOTE = "vision_note"  # vision's warnings carry no code yet: the page shows their text
+REMOVAL_CODES = ("free", "in_sequence", "order_unknown", "hidden_nearby", "hidden_cell", "no_chip", "corner")
+EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "sequence", "winner", "corrected")
+SEVERAL = "several"  # more changed than one move, with no named violation
+
+
+def pair(c: Cell) -> list[int]:
+    return [cell_row(c), cell_col(c)]
+
+
+def reading_json(analysis: Analysis, verdict: Judgement, elapsed_ms: float) -> dict[str, Any]:
+    """The CLI's JSON for one photo, with the drawing details beside it."""
+    result = result_json("upload", analysis, verdict, None, elapsed_ms)
+    result.update(verdict_details(verdict, analysis.warnings))
+    return result
+
+
+def verdict_details(verdict: Judgement, vision_warnings: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {
+        "team_count": verdict.team_count,
+        "runs": [{"team": team, "cells": [pair(c) for c in cells]}
+                 for team, reading in verdict.readings.items() for cells in reading.run_cells],
+        "protected": {"definite": cell_pairs(verdict.definitely_protected),
+                      "possible": cell_pairs(verdict.possibly_protected)},
+        "warning_details": [*({"code": VISION_NOTE, "text": w} for w in vision_warnings),
+                            *({"code": w.kind.value, "text": w.message} for w in verdict.warnings)],
+    }
+
+
+def removal_json(board: Board, c: Cell) -> dict[str, Any]:
+    """The referee's answer to "can this chip be removed?", with a code the page translates."""
+    answer = removal(board, c)
+    team = board[c] if board[c] in "BGR" else None
+    return {"cell": pair(c), "legal": answer.legal, "code": removal_code(board, c, answer),
+            "team": team, "reason": answer.reason}
+
+
+def removal_code(board: Board, c: Cell, answer: Removal) -> str:
+    """Which of the referee's answers ``answer`` is.
+
+    The referee gives a sentence but no code (see the report: ``Removal`` should carry one);
+    until then this follows the same cases as ``referee.judge.removal``.
+    """
+    symbol = board[c]
+    if symbol == CORNER_MARK:
+        return "corner"
+    if symbol == EMPTY:
+        return "no_chip"
+    if symbol == UNKNOWN:
+        return "hidden_cell"
+    if answer.legal is True:
+        return "free"
+    if answer.legal is False:
+        return "in_sequence"
+    uncovered = read_team(Board(board.cells.replace(UNKNOWN, EMPTY)), symbol)
+    return "order_unknown" if c in uncovered.definite | uncovered.possible else "hidden_nearby"
+
+
+def events_between(before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
+    """Events in the `seqcam watch --json` form, plus a ``code``, for a new photo's reading.
+
+    The first reading of a game has no move (the game may have started before the photo).
+    """
+    moves = move_events(before, after, team_count, t) if before is not None else []
+    return moves + verdict_events(before, after, team_count, t)
+
+
+def move_events(before: Board, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
+    """The move between two readings, and every rule it broke."""
+    events: list[dict[str, Any]] = []
+    move = infer_move(before, after, team_count=team_count)
+    if move.kind in (MoveKind.PLACED, MoveKind.REMOVED) and move.cell is not None:
+        code = move.kind.value if move.legal is not False else f"{move.kind.value}_illegal"
+        events.append(_event(t, move.kind.value, code, move.team, pair(move.cell), None, move.reason))
+    elif move.kind == MoveKind.SEVERAL and not move.violations:
+        events.append(_event(t, "violation", SEVERAL, None, None, None, move.reason))
+    for violation in move.violations:
+        events.append(_event(t, "violation", violation.kind.value, None, None,
+                             [pair(c) for c in violation.cells], violation.message))
+    return events
+
+
+def verdict_events(before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
+    """New sequences, and the winner when there was none before."""
+    events: list[dict[str, Any]] = []
+    old = judge(before, team_count) if before is not None else None
+    new = judge(after, team_count)
+    for team, reading in new.readings.items():
+        earlier = set(old.readings[team].run_cells) if old else set()
+        for cells in reading.run_cells:
+            if cells not in earlier:
+                events.append(_event(t, "sequence", "sequence", team, None, [pair(c) for c in cells],
+                                     f"{team}: a run of {len(cells)} chips"))
+    if new.winner and (old is None or not old.winner):
+        events.append(_event(t, "winner", "winner", new.winner[0], None, None, " and ".join(new.winner)))
+    return events
+
+
+def corrected_reading(previous: dict[str, Any], c: Cell, symbol: str) -> tuple[dict[str, Any], Board, Board]:
+    """The previous reading with one cell set by a player, judged again; and both boards.
+
+    Vision's own warnings stay (the photo has not changed); the referee's are redone.
+    """
+    before = Board.from_rows(previous["grid"])
+    after = before.with_cell(c, symbol)
+    verdict = judge(after, previous["team_count"])
+    vision_notes = tuple(w["text"] for w in previous["warning_details"] if w["code"] == VISION_NOTE)
+    corrected = {
+        **previous,
+        "grid": after.rows(),
+        "sequences": verdict.sequences,
+        "winner": list(verdict.winner),
+        "warnings": [*vision_notes, *(str(w) for w in verdict.warnings)],
+        **verdict_details(verdict, vision_notes),
+        "corrected": [*previous.get("corrected", []), pair(c)],
+    }
+    return corrected, before, after
+
+
+def correction_event(before: Board, after: Board, c: Cell, t: float) -> dict[str, Any]:
+    return _event(t, "correction", "corrected", None, pair(c), None, f"{before[c]} -> {after[c]}")
+
+
+def _event(t: float, kind: str, code: str, team: str | None, where: list[int] | None,
+           cells: list[list[int]] | None, detail: str) -> dict[str, Any]:
+    return {"t": t, "type": kind, "code": code, "team": team, "cell": where, "cells": cells, "detail": detail}
+
+
+def team_splits(players: int) -> list[int]:
+    """The team counts ``players`` may form: [] when Sequence cannot be played by that many.
+
+    >>> team_splits(4), team_splits(6), team_splits(5)
+    ([2], [2, 3], [])
+    """
+    splits = []
+    for teams in (2, 3):
+        try:
+            team_count_for(players, teams)
+        except SetupError:
+            continue
+        splits.append(teams)
+    return splits

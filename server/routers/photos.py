@@ -1,0 +1,163 @@
+"""Photos: a player sends one, the server reads it and judges it; the table's readings;
+undo the last one; correct a misread cell."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import defaultdict
+from typing import Annotated, Any
+
+import anyio
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+
+from referee.board import Board
+from referee.cells import CORNERS, cell
+from referee.judge import judge
+from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
+from server.errors import ApiError
+from server.reading import corrected_reading, correction_event, events_between, reading_json, verdict_events
+from server.routers.tables import table_out
+from server.schemas import CorrectionIn, ReadingOut, TableOut
+from server.settings import ServerSettings
+from vision.config import VisionConfig
+from vision.errors import BoardCutOff, BoardNotFound, ImageTooLarge, ImageUnreadable, VisionError
+from vision.pipeline import analyze_bytes
+
+router = APIRouter(prefix="/api/tables", tags=["photos"])
+log = logging.getLogger(__name__)
+
+ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/jpg")  # image/jpg: not standard, but some phones send it
+_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")
+VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
+    ImageTooLarge: (413, "photo_too_many_pixels"),
+    ImageUnreadable: (422, "photo_unreadable"),
+    BoardNotFound: (422, "board_not_found"),
+    BoardCutOff: (422, "board_cut_off"),
+}
+
+
+class Readers:
+    """Bounds the photos analysed at once, orders the writes of one table, and remembers each
+    table's last live frame that differed from its reading (kept in memory: a hint, not state)."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.limiter = anyio.CapacityLimiter(settings.analyses_at_once)
+        self.table_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.live_candidate: dict[str, list[str]] = {}
+
+
+def get_readers(request: Request) -> Readers:
+    return request.app.state.readers
+
+
+def check_content_type(content_type: str | None) -> None:
+    kind = (content_type or "").split(";")[0].strip().lower()
+    if kind not in ACCEPTED_TYPES:
+        raise ApiError(415, "photo_type", type=kind or "none")
+
+
+async def read_limited(request: Request, limit: int) -> bytes:
+    """The request body, refused as soon as it passes ``limit`` bytes (before it is all sent)."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, "photo_too_large", megabytes=round(limit / 1e6, 1))
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "photo_too_large", megabytes=round(limit / 1e6, 1))
+        chunks.append(chunk)
+    data = b"".join(chunks)
+    if not data:
+        raise ApiError(400, "photo_empty")
+    if not data.startswith(_MAGIC):
+        raise ApiError(415, "photo_not_image")
+    return data
+
+
+def analyse(data: bytes, team_count: int) -> dict[str, Any]:
+    """Reads and judges a photo (runs in a worker thread); raises ApiError for a bad photo."""
+    start = time.perf_counter()
+    try:
+        analysis = analyze_bytes(data, team_count, VisionConfig())
+    except VisionError as error:
+        status, code = VISION_CODES.get(type(error), (422, "photo_unreadable"))
+        raise ApiError(status, code) from None
+    except Exception:  # a bug in reading this one photo: say so, log it, keep serving
+        log.exception("reading an uploaded photo failed")
+        raise ApiError(422, "photo_failed") from None
+    verdict = judge(analysis.board, team_count)
+    return reading_json(analysis, verdict, (time.perf_counter() - start) * 1000.0)
+
+
+@router.post(
+    "/{table_id}/photos", status_code=201, response_model=ReadingOut, summary="Send a photo of the board (players only)",
+    description="The body is the photo itself (JPEG or PNG), with its Content-Type. The reading mirrors "
+    "`seqcam analyze --json`; a bad photo gets a 4xx with `detail` and a stable `code`. A photo that reads "
+    "exactly as the latest reading is not stored: 200 with that reading and `unchanged` true.",
+    openapi_extra={"requestBody": {"required": True, "content": {t: {"schema": {"type": "string", "format": "binary"}}
+                                                                 for t in ACCEPTED_TYPES}}},
+)
+async def send_photo(request: Request, response: Response, table: PlayerTableDep, store: StoreDep, hub: HubDep,
+                     settings: SettingsDep, readers: Annotated[Readers, Depends(get_readers)],
+                     content_type: Annotated[str | None, Header()] = None,
+                     live: Annotated[bool, Query(description="a frame of a live camera: stored once two frames in a "
+                                                 "row read the same, so a passing hand or a misread frame is ignored")] = False,
+                     ) -> ReadingOut:
+    check_content_type(content_type)
+    data = await read_limited(request, settings.max_upload_bytes)
+    result = await anyio.to_thread.run_sync(analyse, data, table.teams, limiter=readers.limiter)
+    async with readers.table_locks[table.id]:
+        current = store.table(table.id) or table
+        latest = store.latest_reading(current)
+        if latest is not None and latest.result["grid"] == result["grid"]:
+            # The same board again (a live camera sends one every second or two): nothing to store.
+            readers.live_candidate.pop(table.id, None)
+            response.status_code = 200
+            return ReadingOut(id=latest.id, created=latest.created, result=latest.result, unchanged=True)
+        if live and readers.live_candidate.get(table.id) != result["grid"]:
+            readers.live_candidate[table.id] = result["grid"]
+            response.status_code = 202
+            return ReadingOut(id=0, created=time.time(), result=result, pending=True)
+        readers.live_candidate.pop(table.id, None)
+        before = Board.from_rows(latest.result["grid"]) if latest else None
+        events = events_between(before, Board.from_rows(result["grid"]), current.teams, time.time())
+        stored = store.add_reading(current, result, events)
+    hub.publish(table.id, "photo")
+    return ReadingOut(id=stored.id, created=stored.created, result=stored.result)
+
+
+@router.get("/{table_id}/photos", response_model=list[ReadingOut], summary="The game's readings, newest first")
+def list_photos(table: TableDep, store: StoreDep, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[ReadingOut]:
+    return [ReadingOut(id=r.id, created=r.created, result=r.result) for r in store.readings(table, limit)]
+
+
+@router.post("/{table_id}/undo", response_model=TableOut, summary="Undo the latest photo (players only)")
+def undo_photo(table: PlayerTableDep, store: StoreDep, hub: HubDep) -> TableOut:
+    if store.undo_latest(table) is None:
+        raise ApiError(409, "nothing_to_undo")
+    hub.publish(table.id, "undo")
+    return table_out(store, table)
+
+
+
+@router.post("/{table_id}/corrections", status_code=201, response_model=ReadingOut,
+             summary="Correct one misread cell of the latest reading (players only)",
+             description="Makes a new reading: the latest one with the cell set, judged again. Undo takes it back.")
+async def correct_cell(body: CorrectionIn, table: PlayerTableDep, store: StoreDep, hub: HubDep,
+                       readers: Annotated[Readers, Depends(get_readers)]) -> ReadingOut:
+    where = cell(body.row, body.col)
+    if where in CORNERS:
+        raise ApiError(422, "corner_fixed")
+    async with readers.table_locks[table.id]:
+        latest = store.latest_reading(table)
+        if latest is None:
+            raise ApiError(409, "no_photo_yet")
+        result, before, after = corrected_reading(latest.result, where, body.symbol)
+        now = time.time()
+        events = [correction_event(before, after, where, now), *verdict_events(before, after, table.teams, now)]
+        stored = store.add_reading(table, result, events)
+    hub.publish(table.id, "correction")
+    return ReadingOut(id=stored.id, created=stored.created, result=stored.result)

@@ -1,0 +1,62 @@
+"""`seqcam serve`: the web server for the phones at the table."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import uvicorn
+
+from server.app import create_app
+from server.settings import default_db_path
+
+EXIT_OK, EXIT_USAGE = 0, 2
+ALL_INTERFACES = ("0.0.0.0", "::")
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, found without sending a packet."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.168.0.1", 9))  # UDP connect only picks the outgoing interface
+            return probe.getsockname()[0]
+        except OSError:
+            return None
+
+
+def page_hosts(host: str) -> list[str]:
+    """The addresses phones can use to reach a server bound to ``host``."""
+    if host in ALL_INTERFACES:
+        lan = lan_address()
+        return [lan, "127.0.0.1"] if lan else ["127.0.0.1"]
+    return [host]
+
+
+def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    if camera is not None:
+        print("seqcam serve: --camera is not available yet (live camera tracking is still to come). "
+              "Take photos with the phones instead.", file=sys.stderr)
+        return EXIT_USAGE
+    db_path = Path(db) if db else default_db_path()
+    hosts = page_hosts(host)
+    scheme = "https" if https else "http"
+    ssl: dict[str, str] = {}
+    if https:
+        from server.tls import self_signed
+
+        cert, key = self_signed(db_path.parent, [*hosts, "localhost"])
+        ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+        print(f"HTTPS with a self-signed certificate ({cert}). Each phone shows a warning the first time: "
+              "choose 'Advanced' then 'Proceed' (or 'Show details', 'visit this website').", file=out)
+    print(f"Tables are kept in {db_path}", file=out)
+    for address in hosts:
+        print(f"Open {scheme}://{address}:{port}/ on a phone to start a table.", file=out)
+    if host not in ALL_INTERFACES and host.startswith("127."):
+        print("Only this computer can reach it. For the phones on your Wi-Fi, add --host 0.0.0.0.", file=out)
+    out.flush()
+    lan_base_url = f"{scheme}://{hosts[0]}:{port}" if host in ALL_INTERFACES and hosts[0] != "127.0.0.1" else None
+    uvicorn.run(create_app(db_path, lan_base_url=lan_base_url), host=host, port=port, log_level="warning", **ssl)
+    return EXIT_OK

@@ -1,0 +1,159 @@
+"""The SQLite store: tables, their settings, every accepted photo's reading and its events.
+
+One file, WAL mode so the page can read while a photo is written. Nothing is deleted: an
+undo or a reset marks readings, so the history stays whole and a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    teams INTEGER NOT NULL,
+    game INTEGER NOT NULL DEFAULT 1,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS readings (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    game INTEGER NOT NULL,
+    created REAL NOT NULL,
+    result TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    reading_id INTEGER REFERENCES readings(id),
+    game INTEGER NOT NULL,
+    created REAL NOT NULL,
+    event TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS readings_of_table ON readings(table_id, game, id);
+CREATE INDEX IF NOT EXISTS events_of_table ON events(table_id, game, id);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    token: str
+    players: int
+    teams: int
+    game: int
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingRow:
+    id: int
+    created: float
+    result: dict[str, Any]  # the reading as the API returns it
+
+
+class Store:
+    """Thread-safe access to one SQLite file (handlers run in several threads)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create_table(self, table_id: str, token: str, players: int, teams: int) -> TableRow:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO tables (id, token, players, teams, created) VALUES (?, ?, ?, ?, ?)",
+                (table_id, token, players, teams, time.time()),
+            )
+        table = self.table(table_id)
+        assert table is not None
+        return table
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return TableRow(**dict(row)) if row else None
+
+    def update_settings(self, table_id: str, players: int, teams: int) -> None:
+        with self._lock:
+            self._db.execute("UPDATE tables SET players = ?, teams = ? WHERE id = ?", (players, teams, table_id))
+
+    def new_game(self, table_id: str) -> None:
+        """A reset: later readings and events belong to the next game; earlier ones are kept."""
+        with self._lock:
+            self._db.execute("UPDATE tables SET game = game + 1 WHERE id = ?", (table_id,))
+
+    def add_reading(self, table: TableRow, result: dict[str, Any], events: list[dict[str, Any]]) -> ReadingRow:
+        """Stores a reading and the events it caused, in one transaction."""
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                cursor = self._db.execute(
+                    "INSERT INTO readings (table_id, game, created, result) VALUES (?, ?, ?, ?)",
+                    (table.id, table.game, now, json.dumps(result)),
+                )
+                reading_id = int(cursor.lastrowid)
+                self._db.executemany(
+                    "INSERT INTO events (table_id, reading_id, game, created, event) VALUES (?, ?, ?, ?, ?)",
+                    [(table.id, reading_id, table.game, now, json.dumps(event)) for event in events],
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return ReadingRow(reading_id, now, result)
+
+    def latest_reading(self, table: TableRow) -> ReadingRow | None:
+        readings = self.readings(table, limit=1)
+        return readings[0] if readings else None
+
+    def readings(self, table: TableRow, limit: int = 50) -> list[ReadingRow]:
+        """The game's readings still in force, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, result FROM readings WHERE table_id = ? AND game = ? AND undone = 0 "
+                "ORDER BY id DESC LIMIT ?",
+                (table.id, table.game, limit),
+            ).fetchall()
+        return [ReadingRow(row["id"], row["created"], json.loads(row["result"])) for row in rows]
+
+    def undo_latest(self, table: TableRow) -> int | None:
+        """Marks the game's latest reading (and so its events) undone; its id, or None."""
+        latest = self.latest_reading(table)
+        if latest is None:
+            return None
+        with self._lock:
+            self._db.execute("UPDATE readings SET undone = 1 WHERE id = ?", (latest.id,))
+        return latest.id
+
+    def events(self, table: TableRow, limit: int = 200) -> list[dict[str, Any]]:
+        """The game's events whose reading is still in force, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT e.id, e.created, e.reading_id, e.event FROM events e "
+                "JOIN readings r ON r.id = e.reading_id "
+                "WHERE e.table_id = ? AND e.game = ? AND r.undone = 0 ORDER BY e.id DESC LIMIT ?",
+                (table.id, table.game, limit),
+            ).fetchall()
+        return [{"id": row["id"], "created": row["created"], "reading_id": row["reading_id"], **json.loads(row["event"])}
+                for row in rows]

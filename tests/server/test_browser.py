@@ -1,0 +1,144 @@
+"""The page in a real browser: Debian's Chromium at a phone's viewport, two phones at a table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from server.browser import PHONE, launch
+from server.i18n import message
+from server.local import running_server
+from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO
+
+READ_TIMEOUT_MS = 60_000  # reading a photo takes about a second, much more on a busy machine
+LIVE_MS = 1_000  # a change reaches every phone within a second
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("browser") / "tables.sqlite3") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+def phone(browser: Browser) -> Page:
+    page = browser.new_context(**PHONE, locale="en-GB").new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def start_table(page: Page, base_url: str) -> str:
+    """Starts a two-player table from the home page; the table's watch link."""
+    page.goto(base_url + "/")
+    page.select_option("#start-players", "2")
+    page.get_by_role("button", name=message("page.start")).click()
+    page.wait_for_url("**/t/*")
+    expect(page.locator("#live")).to_have_attribute("data-on", "true")
+    return page.url
+
+
+def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url: str) -> None:
+    player = phone(browser)
+    link = start_table(player, base_url)
+    assert "#" not in link  # the token left the address bar for the phone's storage
+    expect(player.locator("#photo-box")).to_be_visible()
+    expect(player.locator("#qr svg")).to_be_visible()
+
+    watcher = phone(browser)
+    watcher.goto(link)
+    expect(watcher.locator("#live")).to_have_attribute("data-on", "true")
+    expect(watcher.locator("#watching")).to_be_visible()
+    expect(watcher.locator("#photo-box")).to_be_hidden()
+    expect(watcher.locator("#winner")).to_be_hidden()
+
+    player.set_input_files("#photo", str(WINNING_PHOTO))
+    banner = player.locator("#winner")
+    expect(banner).to_be_visible(timeout=READ_TIMEOUT_MS)
+    seen_by_player = time.monotonic()
+    expect(banner).to_contain_text(message("page.winner", team=message("team.B")))
+    expect(watcher.locator("#winner")).to_contain_text(message("page.winner", team=message("team.B")), timeout=5_000)
+    assert time.monotonic() - seen_by_player < LIVE_MS / 1000 + 1.0  # slack for the test's own polling
+
+    expect(player.locator("#board .cell")).to_have_count(100)
+    expect(player.locator("#board .cell.run")).to_have_count(15)  # three sequences of five
+    expect(player.locator("#board .chip.protected")).to_have_count(15)
+    expect(player.locator("#scores .score.B .count")).to_have_text(message("page.sequences", count=2, target=2))
+    expect(player.locator("#scores .score.G .count")).to_have_text(message("page.sequences", count=1, target=2))
+    chip = player.locator("[data-cell='4,7'] .chip")
+    expect(chip).to_have_text("B")  # a letter as well as a colour
+
+    chip.click()
+    answer = player.locator("#answer")
+    expect(answer).to_have_attribute("data-legal", "false")
+    expect(answer.locator(".verdict")).to_have_text(message("page.answer_no"))
+    player.locator("[data-cell='2,3']").click()
+    expect(answer).to_have_attribute("data-legal", "true")
+    expect(answer.locator(".verdict")).to_have_text(message("page.answer_yes"))
+
+    player.locator("#fix [data-symbol='.']").click()  # a player says 2,3 is in fact empty
+    expect(watcher.locator("[data-cell='2,3']")).to_have_class("cell corrected")
+    expect(answer).to_have_attribute("data-legal", "false")  # no chip there any more
+    watcher.locator("[data-cell='4,7']").click()
+    expect(watcher.locator("#answer")).to_have_attribute("data-legal", "false")  # watchers may ask...
+    expect(watcher.locator("#fix")).to_be_hidden()  # ...but not correct
+
+    player.locator("#ranks [data-value='8']").click()
+    player.locator("#suits [data-value='D']").click()
+    expect(player.locator("#card-answer")).to_have_attribute("data-dead", "true")
+    expect(player.locator("#card-answer")).to_contain_text(message("card.name", rank=message("rank.8"), suit=message("suit.D")))
+    expect(player.locator("#board .cell.picked")).to_have_count(2)
+
+    expect(watcher.locator("#events li")).to_have_count(5)  # three sequences, the winner, the correction
+    expect(watcher.locator("#events li").nth(1)).to_contain_text(message("event.winner", team=message("team.B")))
+
+    player.goto(base_url + "/")  # the home page lists the tables this phone plays at
+    table_id = link.rsplit("/", 1)[1]
+    expect(player.locator("#my-tables a")).to_have_text([message("page.table", table=table_id)])
+    watcher.goto(base_url + "/")
+    expect(watcher.locator("#start-form")).to_be_visible()
+    expect(watcher.locator("#my-tables a")).to_have_count(0)  # watchers hold no token
+
+
+def test_a_photo_without_a_board_says_what_to_do(browser: Browser, base_url: str) -> None:
+    player = phone(browser)
+    start_table(player, base_url)
+    player.set_input_files("#photo", str(NO_BOARD_PHOTO))
+    error = player.locator("#photo-error")
+    expect(error).to_have_text(message("error.board_not_found"), timeout=READ_TIMEOUT_MS)
+    expect(player.locator("#photo-label")).not_to_have_class("busy")
+    expect(player.locator("#winner")).to_be_hidden()
+
+
+def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: str) -> None:
+    player = phone(browser)
+    link = start_table(player, base_url)
+    watcher = phone(browser)
+    watcher.goto(link)
+    player.set_input_files("#photo", str(WINNING_PHOTO))
+    expect(watcher.locator("#winner")).to_be_visible(timeout=READ_TIMEOUT_MS)
+    player.get_by_role("button", name=message("page.undo")).click()
+    expect(watcher.locator("#winner")).to_be_hidden()
+    expect(watcher.locator("#board .chip")).to_have_count(0)
+
+
+
+def test_the_page_speaks_the_phones_language_and_remembers_a_switch(browser: Browser, base_url: str) -> None:
+    page = browser.new_context(**PHONE, locale="fr-FR").new_page()
+    page.goto(base_url + "/")
+    start = page.locator("#start-form button[type=submit]")
+    expect(start).to_have_text(message("page.start", "fr"))
+    page.select_option("#lang", "ja")
+    expect(start).to_have_text(message("page.start", "ja"))
+    page.reload()
+    expect(start).to_have_text(message("page.start", "ja"))
+    expect(page.locator("html")).to_have_attribute("lang", "ja")

@@ -1,0 +1,31 @@
+import asyncio
+import json
+
+from server.live import Hub
+
+
+def test_a_change_wakes_every_phone_of_that_table_only() -> None:
+    async def scenario() -> None:
+        hub = Hub()
+        first, second, elsewhere = hub.listen("a"), hub.listen("a"), hub.listen("b")
+        hub.publish("a", "photo")
+        woken = [json.loads(await first.get()), json.loads(await second.get())]
+        assert [w["what"] for w in woken] == ["photo", "photo"] and woken[0]["t"] > 0
+        assert elsewhere.empty()
+        hub.leave("a", first)
+        assert hub.listeners("a") == 1
+        hub.leave("a", second)
+        assert hub.listeners("a") == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_phone_too_slow_to_read_misses_wake_ups_not_the_server() -> None:
+    async def scenario() -> None:
+        hub = Hub()
+        slow = hub.listen("a")
+        for _ in range(100):
+            hub.publish("a", "photo")  # never blocks, never raises
+        assert slow.full()
+
+    asyncio.run(scenario())

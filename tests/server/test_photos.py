@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+import io
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from seqcam.analyze_command import run_analyze
+from server.app import create_app
+from server.i18n import message
+from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO, player, send_photo
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png_header_claiming(width: int, height: int) -> bytes:
+    """A small PNG whose header claims ``width`` x ``height`` pixels (a decompression bomb's shape)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(b"\0" * 64))
+            + png_chunk(b"IEND", b""))
+
+
+def test_a_photo_reading_mirrors_the_command_lines_json(client: TestClient, table: dict, winning_photo: bytes) -> None:
+    response = send_photo(client, table, winning_photo)
+    assert response.status_code == 201, response.text
+    result = response.json()["result"]
+    out = io.StringIO()
+    run_analyze([str(WINNING_PHOTO)], 2, True, None, stdout=out)
+    cli = json.loads(out.getvalue())
+    assert set(cli) <= set(result)
+    for key in ("ok", "grid", "orientation_deg", "corners_px", "sequences", "winner", "warnings", "error"):
+        assert result[key] == cli[key], key
+    label = json.loads(WINNING_PHOTO.with_suffix(".json").read_text())
+    assert result["grid"] == label["grid"]
+    assert result["winner"] == ["B"] and result["sequences"] == {"B": 2, "G": 1}
+    assert sorted(run["team"] for run in result["runs"]) == ["B", "B", "G"]
+    assert [4, 7] in result["protected"]["definite"]
+
+
+def test_the_table_shows_the_latest_reading(client: TestClient, judged_table: dict) -> None:
+    state = client.get(f"/api/tables/{judged_table['id']}").json()
+    assert state["reading"]["winner"] == ["B"] and state["revision"] > 0 and state["reading_created"] > 0
+    photos = client.get(f"/api/tables/{judged_table['id']}/photos").json()
+    assert [p["id"] for p in photos] == [state["revision"]]
+
+
+BAD_UPLOADS = [
+    # (what, body, content type, status, code)
+    ("text file", b"hello, referee", "text/plain", 415, "photo_type"),
+    ("no type", b"\xff\xd8\xff\xe0", "", 415, "photo_type"),
+    ("HEIC photo", b"\x00\x00\x00\x18ftypheic", "image/heic", 415, "photo_type"),
+    ("empty", b"", "image/jpeg", 400, "photo_empty"),
+    ("not an image", b"GIF89a" + b"\0" * 64, "image/jpeg", 415, "photo_not_image"),
+    ("cut short", WINNING_PHOTO.read_bytes()[:40_000], "image/jpeg", 422, "photo_unreadable"),
+    ("decompression bomb", png_header_claiming(60_000, 60_000), "image/png", 413, "photo_too_many_pixels"),
+    ("no board", NO_BOARD_PHOTO.read_bytes(), "image/jpeg", 422, "board_not_found"),
+]
+
+
+@pytest.mark.parametrize("what, body, content_type, status, code", BAD_UPLOADS, ids=[b[0] for b in BAD_UPLOADS])
+def test_each_bad_upload_gets_a_4xx_a_sentence_and_a_code(client: TestClient, table: dict, what: str, body: bytes,
+                                                          content_type: str, status: int, code: str) -> None:
+    response = send_photo(client, table, body, content_type)
+    assert response.status_code == status, response.text
+    answer = response.json()
+    assert answer["code"] == code
+    assert answer["detail"] == message(f"error.{code}", **answer["params"])
+    assert client.get(f"/api/tables/{table['id']}").json()["reading"] is None  # nothing stored
+
+
+def test_an_upload_over_the_limit_is_refused_before_reading(tmp_path: Path, winning_photo: bytes) -> None:
+    with TestClient(create_app(tmp_path / "small.sqlite3", max_upload_bytes=100_000)) as client:
+        table = client.post("/api/tables", json={"players": 2}).json()
+        response = send_photo(client, table, winning_photo)
+    assert response.status_code == 413
+    assert response.json()["code"] == "photo_too_large" and "0 MB" not in response.json()["detail"]
+
+
+def test_uploads_are_never_written_to_disk(tmp_path: Path, winning_photo: bytes) -> None:
+    with TestClient(create_app(tmp_path / "only.sqlite3")) as client:
+        table = client.post("/api/tables", json={"players": 2}).json()
+        send_photo(client, table, winning_photo)
+        send_photo(client, table, b"GIF89a", "image/jpeg")
+    assert {p.name for p in tmp_path.iterdir()} <= {"only.sqlite3", "only.sqlite3-wal", "only.sqlite3-shm"}
+
+
+def test_undo_takes_back_the_latest_photo_and_its_events(client: TestClient, judged_table: dict) -> None:
+    url = f"/api/tables/{judged_table['id']}"
+    undone = client.post(f"{url}/undo", headers=player(judged_table))
+    assert undone.status_code == 200 and undone.json()["reading"] is None
+    assert client.get(f"{url}/events").json() == []
+    again = client.post(f"{url}/undo", headers=player(judged_table))
+    assert again.status_code == 409 and again.json()["code"] == "nothing_to_undo"
+
+
+def test_a_player_corrects_a_misread_cell_and_the_verdict_follows(client: TestClient, judged_table: dict) -> None:
+    url = f"/api/tables/{judged_table['id']}"
+    response = client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."}, headers=player(judged_table))
+    assert response.status_code == 201, response.text
+    result = response.json()["result"]
+    assert result["grid"][4][7] == "." and result["corrected"] == [[4, 7]]
+    assert result["sequences"] == {"B": 1, "G": 1} and result["winner"] == []
+    assert client.get(url).json()["reading"] == result
+    latest_event = client.get(f"{url}/events").json()[0]
+    assert (latest_event["type"], latest_event["cell"], latest_event["detail"]) == ("correction", [4, 7], "B -> .")
+    assert client.post(f"{url}/undo", headers=player(judged_table)).json()["reading"]["winner"] == ["B"]
+
+
+@pytest.mark.parametrize("body, status, code", [
+    ({"row": 0, "col": 0, "symbol": "B"}, 422, "corner_fixed"),
+    ({"row": 1, "col": 1, "symbol": "#"}, 422, "invalid_request"),
+    ({"row": 1, "col": 10, "symbol": "B"}, 422, "invalid_request"),
+])
+def test_impossible_corrections_are_refused(client: TestClient, judged_table: dict, body: dict, status: int, code: str) -> None:
+    response = client.post(f"/api/tables/{judged_table['id']}/corrections", json=body, headers=player(judged_table))
+    assert response.status_code == status and response.json()["code"] == code
+
+
+def test_a_correction_needs_a_photo_and_the_token(client: TestClient, table: dict) -> None:
+    url = f"/api/tables/{table['id']}/corrections"
+    body = {"row": 1, "col": 1, "symbol": "B"}
+    assert client.post(url, json=body).status_code == 401
+    assert client.post(url, json=body, headers=player(table)).json()["code"] == "no_photo_yet"
+
+
+def test_a_crash_while_reading_a_photo_is_a_sentence_not_a_500(client: TestClient, table: dict, winning_photo: bytes,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args, **kwargs):
+        raise IndexError("a bug in a stage")
+
+    monkeypatch.setattr("server.routers.photos.analyze_bytes", broken)
+    response = send_photo(client, table, winning_photo)
+    assert response.status_code == 422
+    assert response.json()["code"] == "photo_failed" and "report" in response.json()["detail"]
+
+
+def test_any_other_bug_answers_with_a_sentence_and_a_code(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("server.routers.tables.table_out", lambda *args: 1 / 0)
+    with TestClient(create_app(db_path), raise_server_exceptions=False) as client:
+        response = client.post("/api/tables", json={"players": 2})
+    assert response.status_code == 500
+    assert response.json()["code"] == "unexpected" and response.json()["detail"] == message("error.unexpected")
+
+
+def test_the_same_board_again_is_not_stored_twice(client: TestClient, judged_table: dict, winning_photo: bytes) -> None:
+    first = client.get(f"/api/tables/{judged_table['id']}").json()
+    again = send_photo(client, judged_table, winning_photo)
+    assert again.status_code == 200 and again.json()["unchanged"] is True and again.json()["id"] == first["revision"]
+    assert len(client.get(f"/api/tables/{judged_table['id']}/photos").json()) == 1
+
+
+def test_a_live_frame_is_stored_when_the_next_one_agrees(client: TestClient, table: dict, winning_photo: bytes) -> None:
+    url = f"/api/tables/{table['id']}/photos?live=true"
+    headers = {**player(table), "Content-Type": "image/jpeg"}
+    first = client.post(url, content=winning_photo, headers=headers)
+    assert first.status_code == 202 and first.json()["pending"] is True
+    assert client.get(f"/api/tables/{table['id']}").json()["reading"] is None
+    second = client.post(url, content=winning_photo, headers=headers)
+    assert second.status_code == 201 and second.json()["result"]["winner"] == ["B"]
+    third = client.post(url, content=winning_photo, headers=headers)
+    assert third.status_code == 200 and third.json()["unchanged"] is True
