@@ -70,6 +70,18 @@ class Judgement:
         return frozenset().union(*(r.possible for r in self.readings.values()))
 
 
+class RemovalKind(str, Enum):
+    """Which answer a removal question got: a stable code for translations."""
+
+    CORNER = "corner"
+    NO_CHIP = "no_chip"
+    HIDDEN_CELL = "hidden_cell"
+    IN_SEQUENCE = "in_sequence"
+    HIDDEN_NEARBY = "hidden_nearby"
+    ORDER_UNKNOWN = "order_unknown"
+    FREE = "free"
+
+
 @dataclass(frozen=True, slots=True)
 class Removal:
     """May a one-eyed jack remove the chip on a cell? ``legal`` is None when the photo alone
@@ -77,6 +89,7 @@ class Removal:
 
     legal: bool | None
     reason: str
+    kind: RemovalKind
 
 
 def judge(board: Board, team_count: int = 2) -> Judgement:
@@ -97,24 +110,29 @@ def removal(board: Board, c: Cell) -> Removal:
     symbol = board[c]
     where = cell_name(c)
     if symbol == CORNER_MARK:
-        return Removal(False, f"{where} is a corner: it is printed on the board, not a chip.")
+        return Removal(False, f"{where} is a corner: it is printed on the board, not a chip.", RemovalKind.CORNER)
     if symbol == EMPTY:
-        return Removal(False, f"There is no chip on {where}.")
+        return Removal(False, f"There is no chip on {where}.", RemovalKind.NO_CHIP)
     if symbol == UNKNOWN:
-        return Removal(None, f"{where} is hidden in the photo: cannot tell whether a chip is there.")
+        return Removal(None, f"{where} is hidden in the photo: cannot tell whether a chip is there.",
+                       RemovalKind.HIDDEN_CELL)
     team = TEAM_NAMES[symbol]
     reading = read_team(board, symbol)
     if c in reading.definite:
-        return Removal(False, f"The {team} chip on {where} is part of a completed sequence: it can never be removed.")
+        return Removal(False, f"The {team} chip on {where} is part of a completed sequence: it can never be removed.",
+                       RemovalKind.IN_SEQUENCE)
     if c in reading.possible:
         if UNKNOWN in board.cells and c not in _protected_if_nothing_hidden(board, symbol):
-            return Removal(None, f"Hidden cells (?) near {where} may complete a {team} sequence: uncover them and ask again.")
+            return Removal(None, f"Hidden cells (?) near {where} may complete a {team} sequence: uncover them and "
+                           "ask again.", RemovalKind.HIDDEN_NEARBY)
         return Removal(
             None,
             f"The {team} chip on {where} may be part of a completed sequence: it depends on which "
             "five chips were completed first, which a photo cannot show. The players who saw it decide.",
+            RemovalKind.ORDER_UNKNOWN,
         )
-    return Removal(True, f"The {team} chip on {where} is in no completed sequence: an opponent may remove it with a one-eyed jack.")
+    return Removal(True, f"The {team} chip on {where} is in no completed sequence: an opponent may remove it with "
+                   "a one-eyed jack.", RemovalKind.FREE)
 
 
 def _protected_if_nothing_hidden(board: Board, team: Team) -> frozenset[Cell]:

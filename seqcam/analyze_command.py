@@ -35,7 +35,7 @@ def result_json(image: str, analysis: Analysis | None, verdict: Judgement | None
         "corners_px": [[round(float(x), 1), round(float(y), 1)] for x, y in analysis.corners_xy] if ok else None,
         "sequences": verdict.sequences if ok else None,
         "winner": list(verdict.winner) if ok else [],
-        "warnings": [*analysis.warnings, *(str(w) for w in verdict.warnings)] if ok else [],
+        "warnings": [*(str(w) for w in analysis.warnings), *(str(w) for w in verdict.warnings)] if ok else [],
         "error": error,
         "elapsed_ms": round(elapsed_ms, 1),
     }

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
+from referee.board import Board
 from referee.cells import Cell, cell_col, cell_row
 from referee.game import SetupError, team_count_for
-from referee.judge import Judgement, Removal, judge, removal
+from referee.judge import Judgement, RemovalKind, judge, removal
 from referee.moves import MoveKind, infer_move
-from referee.sequences import read_team
 from seqcam.analyze_command import result_json
 from seqcam.judge_command import cell_pairs
+from vision.errors import VisionWarning, VisionWarningKind
 from vision.pipeline import Analysis
 
-VISION_NOTE = "vision_note"  # vision's warnings carry no code yet: the page shows their text
-REMOVAL_CODES = ("free", "in_sequence", "order_unknown", "hidden_nearby", "hidden_cell", "no_chip", "corner")
+VISION_CODES = tuple(kind.value for kind in VisionWarningKind)
+REMOVAL_CODES = tuple(kind.value for kind in RemovalKind)
 EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "sequence", "winner", "corrected")
 SEVERAL = "several"  # more changed than one move, with no named violation
 
@@ -33,14 +33,14 @@ def reading_json(analysis: Analysis, verdict: Judgement, elapsed_ms: float) -> d
     return result
 
 
-def verdict_details(verdict: Judgement, vision_warnings: tuple[str, ...] = ()) -> dict[str, Any]:
+def verdict_details(verdict: Judgement, vision_warnings: tuple[VisionWarning, ...] = ()) -> dict[str, Any]:
     return {
         "team_count": verdict.team_count,
         "runs": [{"team": team, "cells": [pair(c) for c in cells]}
                  for team, reading in verdict.readings.items() for cells in reading.run_cells],
         "protected": {"definite": cell_pairs(verdict.definitely_protected),
                       "possible": cell_pairs(verdict.possibly_protected)},
-        "warning_details": [*({"code": VISION_NOTE, "text": w} for w in vision_warnings),
+        "warning_details": [*({"code": w.kind.value, "text": w.message} for w in vision_warnings),
                             *({"code": w.kind.value, "text": w.message} for w in verdict.warnings)],
     }
 
@@ -49,29 +49,8 @@ def removal_json(board: Board, c: Cell) -> dict[str, Any]:
     """The referee's answer to "can this chip be removed?", with a code the page translates."""
     answer = removal(board, c)
     team = board[c] if board[c] in "BGR" else None
-    return {"cell": pair(c), "legal": answer.legal, "code": removal_code(board, c, answer),
+    return {"cell": pair(c), "legal": answer.legal, "code": answer.kind.value,
             "team": team, "reason": answer.reason}
-
-
-def removal_code(board: Board, c: Cell, answer: Removal) -> str:
-    """Which of the referee's answers ``answer`` is.
-
-    The referee gives a sentence but no code (see the report: ``Removal`` should carry one);
-    until then this follows the same cases as ``referee.judge.removal``.
-    """
-    symbol = board[c]
-    if symbol == CORNER_MARK:
-        return "corner"
-    if symbol == EMPTY:
-        return "no_chip"
-    if symbol == UNKNOWN:
-        return "hidden_cell"
-    if answer.legal is True:
-        return "free"
-    if answer.legal is False:
-        return "in_sequence"
-    uncovered = read_team(Board(board.cells.replace(UNKNOWN, EMPTY)), symbol)
-    return "order_unknown" if c in uncovered.definite | uncovered.possible else "hidden_nearby"
 
 
 def events_between(before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
@@ -122,13 +101,14 @@ def corrected_reading(previous: dict[str, Any], c: Cell, symbol: str) -> tuple[d
     before = Board.from_rows(previous["grid"])
     after = before.with_cell(c, symbol)
     verdict = judge(after, previous["team_count"])
-    vision_notes = tuple(w["text"] for w in previous["warning_details"] if w["code"] == VISION_NOTE)
+    vision_notes = tuple(VisionWarning(VisionWarningKind(w["code"]), w["text"])
+                         for w in previous["warning_details"] if w["code"] in VISION_CODES)
     corrected = {
         **previous,
         "grid": after.rows(),
         "sequences": verdict.sequences,
         "winner": list(verdict.winner),
-        "warnings": [*vision_notes, *(str(w) for w in verdict.warnings)],
+        "warnings": [*(str(w) for w in vision_notes), *(str(w) for w in verdict.warnings)],
         **verdict_details(verdict, vision_notes),
         "corrected": [*previous.get("corrected", []), pair(c)],
     }

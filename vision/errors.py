@@ -1,4 +1,9 @@
-"""The vision pipeline's errors: each carries a sentence the player can act on."""
+"""What the vision pipeline tells the player: errors (the photo cannot be read) and warnings
+(it was read, with a doubt). Each carries a sentence the player can act on; warnings also a
+stable code, so that a page can say it in the player's language."""
+
+from dataclasses import dataclass
+from enum import Enum
 
 
 class VisionError(Exception):
@@ -19,3 +24,17 @@ class BoardNotFound(VisionError):
 
 class BoardCutOff(VisionError):
     """The board was found but part of it lies outside the photo."""
+
+
+class VisionWarningKind(str, Enum):
+    ORIENTATION_UNCERTAIN = "orientation_uncertain"
+    CALIBRATION_MISMATCH = "calibration_mismatch"
+
+
+@dataclass(frozen=True, slots=True)
+class VisionWarning:
+    kind: VisionWarningKind
+    message: str
+
+    def __str__(self) -> str:
+        return self.message

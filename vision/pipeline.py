@@ -19,7 +19,7 @@ import numpy as np
 from referee.board import CHIP_COLOURS, EMPTY, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound
+from vision.errors import BoardNotFound, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.locate import GridFit, cut_off_sides, fitted_candidates, locate_grid
 from vision.orient import Orientation, find_orientation, ink_redness
@@ -46,7 +46,7 @@ class Analysis:
     lattice_xy: np.ndarray  # (11, 11, 2) grid-line crossings, printed orientation
     orientation_deg: int  # clockwise angle of the printed top edge from the photo's x axis
     board_bgr: np.ndarray  # the rectified board, printed top up
-    warnings: tuple[str, ...]
+    warnings: tuple[VisionWarning, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -172,10 +172,12 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if matched is not None:
         reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
     timer.lap("read")
-    warnings = []
+    warnings: list[VisionWarning] = []
     if profile is not None and matched is None:
-        warnings.append("The calibration does not match this photo (another board, or the board was not found "
-                        "exactly): read without it. Calibrate again if the board or the camera changed.")
+        warnings.append(VisionWarning(VisionWarningKind.CALIBRATION_MISMATCH,
+                                      "The calibration does not match this photo (another board, or the board was "
+                                      "not found exactly): read without it. Calibrate again if the board or the "
+                                      "camera changed."))
     if matched is not None:
         turns = matched.quarter_turns
     elif fit.oriented:
@@ -184,10 +186,11 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         orientation = orientation_of(prepared, reading, features, config)
         turns = orientation.quarter_turns
         if orientation.margin < config.min_orientation_margin:
-            warnings.append(
+            warnings.append(VisionWarning(
+                VisionWarningKind.ORIENTATION_UNCERTAIN,
                 "Cannot tell which side of the board is the top: too few printed cards are visible. "
-                "Sequences and the winner are right; cell positions may be turned."
-            )
+                "Sequences and the winner are right; cell positions may be turned.",
+            ))
     timer.lap("orient")
 
     lattice_xy = rotate_lattice(fit.lattice_xy, turns)

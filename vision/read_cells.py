@@ -8,7 +8,6 @@ worst outcome.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import cv2

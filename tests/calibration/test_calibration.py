@@ -64,7 +64,8 @@ def test_the_board_is_found_by_its_artwork() -> None:
 def test_another_boards_profile_is_not_used() -> None:
     _, (game, label) = photos(0)
     analysis = analyze_image(game, label["teams"], CONFIG, profile=profile_for(1))
-    assert any("calibration does not match" in w for w in analysis.warnings)
+    assert [w.kind.value for w in analysis.warnings] == ["calibration_mismatch"]
+    assert "calibration does not match" in str(analysis.warnings[0])
     wrong = sum(a not in (b, "?") for a, b in zip(analysis.board.cells, "".join(label["grid"])))
     assert wrong == 0
 

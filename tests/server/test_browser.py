@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -14,7 +13,8 @@ from server.local import running_server
 from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO
 
 READ_TIMEOUT_MS = 60_000  # reading a photo takes about a second, much more on a busy machine
-LIVE_MS = 1_000  # a change reaches every phone within a second
+PAGE_TIMEOUT_MS = 15_000  # a busy 2-core machine can take seconds to load and lay out a page
+expect.set_options(timeout=PAGE_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,7 @@ def browser() -> Iterator[Browser]:
 
 def phone(browser: Browser) -> Page:
     page = browser.new_context(**PHONE, locale="en-GB").new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     return page
 
 
@@ -60,14 +60,15 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     expect(watcher.locator("#watching")).to_be_visible()
     expect(watcher.locator("#photo-box")).to_be_hidden()
     expect(watcher.locator("#winner")).to_be_hidden()
+    watcher.evaluate("window.sameDocument = true")  # gone if the page reloads
 
     player.set_input_files("#photo", str(WINNING_PHOTO))
     banner = player.locator("#winner")
     expect(banner).to_be_visible(timeout=READ_TIMEOUT_MS)
-    seen_by_player = time.monotonic()
     expect(banner).to_contain_text(message("page.winner", team=message("team.B")))
-    expect(watcher.locator("#winner")).to_contain_text(message("page.winner", team=message("team.B")), timeout=5_000)
-    assert time.monotonic() - seen_by_player < LIVE_MS / 1000 + 1.0  # slack for the test's own polling
+    # pushed to the other phone without a reload (the delay is measured by python -m server.loadcheck)
+    expect(watcher.locator("#winner")).to_contain_text(message("page.winner", team=message("team.B")))
+    assert watcher.evaluate("window.sameDocument === true")
 
     expect(player.locator("#board .cell")).to_have_count(100)
     expect(player.locator("#board .cell.run")).to_have_count(15)  # three sequences of five
@@ -134,6 +135,7 @@ def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: 
 
 def test_the_page_speaks_the_phones_language_and_remembers_a_switch(browser: Browser, base_url: str) -> None:
     page = browser.new_context(**PHONE, locale="fr-FR").new_page()
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     page.goto(base_url + "/")
     start = page.locator("#start-form button[type=submit]")
     expect(start).to_have_text(message("page.start", "fr"))

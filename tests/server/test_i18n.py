@@ -14,7 +14,7 @@ from referee.cells import RANKS, SUITS
 from referee.judge import WarningKind
 from referee.moves import ViolationKind
 from server.i18n import FALLBACK, LANGUAGES, catalogue, message, pick_language, placeholders
-from server.reading import EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_NOTE
+from server.reading import EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_CODES
 from server.routers.photos import VISION_CODES
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
@@ -39,7 +39,7 @@ def expected_keys() -> set[str]:
     families = {
         "error": [*api_error_codes(), *PAGE_ONLY_ERRORS],
         "removal": REMOVAL_CODES,
-        "warning": [VISION_NOTE, *(kind.value for kind in WarningKind)],
+        "warning": [*VISION_CODES, *(kind.value for kind in WarningKind)],
         "violation": [SEVERAL, *(kind.value for kind in ViolationKind)],
         "event": EVENT_CODES,
         "team": "BGR",
