@@ -37,9 +37,15 @@ def phone(browser: Browser) -> Page:
     return page
 
 
+def open_page(page: Page, url: str) -> None:
+    """Goes to ``url`` and waits until the page's script has wired every control."""
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
 def start_table(page: Page, base_url: str) -> str:
     """Starts a two-player table from the home page; the table's watch link."""
-    page.goto(base_url + "/")
+    open_page(page, base_url + "/")
     page.select_option("#start-players", "2")
     page.get_by_role("button", name=message("page.start")).click()
     page.wait_for_url("**/t/*")
@@ -55,7 +61,7 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     expect(player.locator("#qr svg")).to_be_visible()
 
     watcher = phone(browser)
-    watcher.goto(link)
+    open_page(watcher, link)
     expect(watcher.locator("#live")).to_have_attribute("data-on", "true")
     expect(watcher.locator("#watching")).to_be_visible()
     expect(watcher.locator("#photo-box")).to_be_hidden()
@@ -102,10 +108,10 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     expect(watcher.locator("#events li")).to_have_count(5)  # three sequences, the winner, the correction
     expect(watcher.locator("#events li").nth(1)).to_contain_text(message("event.winner", team=message("team.B")))
 
-    player.goto(base_url + "/")  # the home page lists the tables this phone plays at
+    open_page(player, base_url + "/")  # the home page lists the tables this phone plays at
     table_id = link.rsplit("/", 1)[1]
     expect(player.locator("#my-tables a")).to_have_text([message("page.table", table=table_id)])
-    watcher.goto(base_url + "/")
+    open_page(watcher, base_url + "/")
     expect(watcher.locator("#start-form")).to_be_visible()
     expect(watcher.locator("#my-tables a")).to_have_count(0)  # watchers hold no token
 
@@ -124,7 +130,7 @@ def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: 
     player = phone(browser)
     link = start_table(player, base_url)
     watcher = phone(browser)
-    watcher.goto(link)
+    open_page(watcher, link)
     player.set_input_files("#photo", str(WINNING_PHOTO))
     expect(watcher.locator("#winner")).to_be_visible(timeout=READ_TIMEOUT_MS)
     player.get_by_role("button", name=message("page.undo")).click()
@@ -136,11 +142,12 @@ def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: 
 def test_the_page_speaks_the_phones_language_and_remembers_a_switch(browser: Browser, base_url: str) -> None:
     page = browser.new_context(**PHONE, locale="fr-FR").new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
-    page.goto(base_url + "/")
+    open_page(page, base_url + "/")
     start = page.locator("#start-form button[type=submit]")
     expect(start).to_have_text(message("page.start", "fr"))
     page.select_option("#lang", "ja")
     expect(start).to_have_text(message("page.start", "ja"))
     page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(start).to_have_text(message("page.start", "ja"))
     expect(page.locator("html")).to_have_attribute("lang", "ja")

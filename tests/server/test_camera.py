@@ -19,7 +19,9 @@ def camera_page(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
     with running_server(folder / "tables.sqlite3") as base_url, sync_playwright() as playwright:
         browser = launch(playwright, fake_camera_args(video))
         page = browser.new_context(**PHONE, locale="en-GB").new_page()
+        page.set_default_timeout(15_000)
         page.goto(base_url + "/")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
         page.select_option("#start-players", "2")
         page.get_by_role("button", name=message("page.start")).click()
         page.wait_for_url("**/t/*")
