@@ -10,7 +10,8 @@ Everything found doubtful is reported in words the players can act on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import Enum
 from datetime import date
 
 import cv2
@@ -32,14 +33,40 @@ MIN_CHIPS_PER_TEAM = 3
 
 
 class CalibrationError(VisionError):
-    """A calibration photo that cannot be used; the message says what to do."""
+    """A calibration photo that cannot be used; the message says what to do, ``code`` which
+    problem it was (board_not_found, board_cut_off) for a page to say in any language."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class NoteKind(str, Enum):
+    ORIENTATION_UNCERTAIN = "orientation_uncertain"
+    CHIPS_ON_EMPTY = "chips_on_empty"
+    UNCLEAR_CELLS = "unclear_cells"
+    DARK = "dark"
+    FEW_CHIPS = "few_chips"
+
+
+@dataclass(frozen=True)
+class CalibrationNote:
+    """Something that looked doubtful, what to do about it, and a stable code with the
+    numbers in it (``params``) for translations."""
+
+    kind: NoteKind
+    message: str
+    params: dict[str, int | str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True)
 class Calibration:
     profile: Profile
     learned: tuple[str, ...]  # what was learned, for people
-    warnings: tuple[str, ...]  # what looked doubtful, and what to do
+    warnings: tuple[CalibrationNote, ...]
 
 
 def calibrate(empty_bgr: np.ndarray, chip_photos: tuple[np.ndarray, ...] = (), lens: LensModel | None = None,
@@ -51,23 +78,31 @@ def calibrate(empty_bgr: np.ndarray, chip_photos: tuple[np.ndarray, ...] = (), l
     try:
         analysis = analyze_image(image, 3, config)
     except BoardCutOff as error:
-        raise CalibrationError(f"Empty-board photo: {error}") from None
+        raise CalibrationError(f"Empty-board photo: {error}", "board_cut_off") from None
     except BoardNotFound:
         raise CalibrationError("The board was not found in the empty-board photo. Photograph the whole empty "
-                               "board from above, in good light, filling most of the photo.") from None
-    warnings = [f"Empty-board photo: {w}" for w in analysis.warnings]
+                               "board from above, in good light, filling most of the photo.",
+                               "board_not_found") from None
+    warnings = [CalibrationNote(NoteKind.ORIENTATION_UNCERTAIN,
+                                "Empty-board photo: cannot tell which side of the board is the top. Take it again "
+                                "with the whole board in view and nothing on it.") for _ in analysis.warnings]
     reference = rectified_board(image, analysis.lattice_xy, REFERENCE_CELL_PX)
     cells = analysis.board.cells
     chips = sum(symbol in CHIP_COLOURS for symbol in cells)
     unclear = cells.count(UNKNOWN)
     if chips > MAX_CHIPS_ON_EMPTY:
-        warnings.append(f"{chips} cells of the empty-board photo look like chips. Clear the board and calibrate "
-                        "again, or card art there may later be missed as chips.")
+        warnings.append(CalibrationNote(NoteKind.CHIPS_ON_EMPTY,
+                                        f"{chips} cells of the empty-board photo look like chips. Clear the board "
+                                        "and calibrate again, or card art there may later be missed as chips.",
+                                        {"count": chips}))
     if unclear:
-        warnings.append(f"{unclear} cells of the empty-board photo were not clear (glare, shadow or a hand?).")
+        warnings.append(CalibrationNote(NoteKind.UNCLEAR_CELLS,
+                                        f"{unclear} cells of the empty-board photo were not clear (glare, shadow or "
+                                        "a hand?).", {"count": unclear}))
     paper = paper_colour(reference, cells)
     if max(paper) < MIN_PAPER_LIGHTNESS:
-        warnings.append("The empty-board photo is dark: turn on a light and calibrate again.")
+        warnings.append(CalibrationNote(NoteKind.DARK, "The empty-board photo is dark: turn on a light and "
+                                        "calibrate again."))
     aspect = cell_aspect(analysis.lattice_xy, image.shape[1], image.shape[0])
     learned = [f"the empty board: {cells.count(EMPTY)} printed cells seen clearly, cell aspect {aspect:.2f}",
                f"the light: card paper at BGR {tuple(round(v) for v in paper)}"]
@@ -86,8 +121,9 @@ def calibrate(empty_bgr: np.ndarray, chip_photos: tuple[np.ndarray, ...] = (), l
                                f"{tuple(round(v, 1) for v in chip_ab[team])}")
         missing = [t for t in TEAMS if 0 < counts.get(t, 0) < MIN_CHIPS_PER_TEAM]
         if missing:
-            warnings.append(f"Too few chips of {', '.join(missing)} were seen to learn their colour: put a row "
-                            "of each colour on the board.")
+            warnings.append(CalibrationNote(NoteKind.FEW_CHIPS,
+                                            f"Too few chips of {', '.join(missing)} were seen to learn their colour: "
+                                            "put a row of each colour on the board.", {"teams": ", ".join(missing)}))
         profile = replace(profile, chip_ab={t: chip_ab[t] for t in TEAMS if counts.get(t, 0) >= MIN_CHIPS_PER_TEAM})
     return Calibration(profile, tuple(learned), tuple(warnings))
 

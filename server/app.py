@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from server.errors import ApiError, api_error_handler, unexpected_error_handler, validation_error_handler
 from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
-from server.routers import history, photos, queries, tables
+from server.routers import calibration, history, photos, queries, tables
 from server.settings import ServerSettings
 from server.store import Store
 
@@ -43,7 +43,7 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(Exception, unexpected_error_handler)
-    for router in (tables.router, photos.router, history.router, queries.router):
+    for router in (tables.router, photos.router, calibration.router, history.router, queries.router):
         app.include_router(router)
 
     @app.get("/api/i18n/{language}", tags=["board"], summary="The page's texts in a language (English if not offered)")

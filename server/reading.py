@@ -16,7 +16,7 @@ from seqcam.judge_command import cell_pairs
 from vision.errors import VisionWarning, VisionWarningKind
 from vision.pipeline import Analysis
 
-VISION_CODES = tuple(kind.value for kind in VisionWarningKind)
+VISION_WARNING_CODES = tuple(kind.value for kind in VisionWarningKind)
 REMOVAL_CODES = tuple(kind.value for kind in RemovalKind)
 EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "sequence", "winner", "corrected")
 SEVERAL = "several"  # more changed than one move, with no named violation
@@ -102,7 +102,7 @@ def corrected_reading(previous: dict[str, Any], c: Cell, symbol: str) -> tuple[d
     after = before.with_cell(c, symbol)
     verdict = judge(after, previous["team_count"])
     vision_notes = tuple(VisionWarning(VisionWarningKind(w["code"]), w["text"])
-                         for w in previous["warning_details"] if w["code"] in VISION_CODES)
+                         for w in previous["warning_details"] if w["code"] in VISION_WARNING_CODES)
     corrected = {
         **previous,
         "grid": after.rows(),

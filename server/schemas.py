@@ -50,6 +50,19 @@ class ReadingOut(BaseModel):
                           "not stored); stored when the next frame agrees")
 
 
+class CalibrationNoteOut(BaseModel):
+    code: str
+    params: dict[str, Any] = {}
+    text: str
+
+
+class CalibrationOut(BaseModel):
+    calibrated: bool
+    created: float | None = None
+    clear_cells: int = Field(0, description="printed cells seen clearly on the empty board")
+    notes: list[CalibrationNoteOut] = Field([], description="what looked doubtful, each with a stable code")
+
+
 class RemovalOut(BaseModel):
     cell: list[int]
     legal: bool | None = Field(description="null when the photo alone cannot tell")

@@ -26,6 +26,7 @@ from server.local import running_server
 DEFAULT_OUT = Path("docs/screenshots")
 WINNING_PHOTO = SAMPLE_DIR / "sample_01.jpg"  # blue has won: two sequences
 NO_BOARD_PHOTO = SAMPLE_DIR / "sample_08.jpg"
+EMPTY_BOARD = SAMPLE_DIR / "empty_board_01.jpg"  # the empty board of sample_01's game
 PROTECTED_CHIP = "4,7"  # blue, in a completed sequence
 HIDDEN_CELL = (1, 7)  # just above blue's run down column 7: hiding it leaves the run's far end in doubt
 DOUBTFUL_CHIP = "6,7"
@@ -105,6 +106,11 @@ def take_screenshots(out: Path, language: str = "en") -> list[Path]:
         page.wait_for_selector("#camera-status[data-state=read]", timeout=60_000)
         page.locator("#camera-box").scroll_into_view_if_needed()
         shots.append(shoot(page, out, f"10-camera{suffix}"))
+        page.click("#camera-stop")
+        page.set_input_files("#calibration-photo", str(EMPTY_BOARD))
+        page.wait_for_selector("#calibration-forget:not([hidden])", timeout=60_000)
+        page.locator("#calibration-box").scroll_into_view_if_needed()
+        shots.append(shoot(page, out, f"11-calibration{suffix}"))
         browser.close()
     return shots
 

@@ -39,6 +39,13 @@ CREATE TABLE IF NOT EXISTS events (
     created REAL NOT NULL,
     event TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS calibrations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    created REAL NOT NULL,
+    profile TEXT,
+    summary TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS readings_of_table ON readings(table_id, game, id);
 CREATE INDEX IF NOT EXISTS events_of_table ON events(table_id, game, id);
 """
@@ -52,6 +59,14 @@ class TableRow:
     teams: int
     game: int
     created: float
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationRow:
+    id: int
+    created: float
+    profile: dict[str, Any]  # the profile file's JSON (vision.profile)
+    summary: dict[str, Any]  # what was learned and what looked doubtful, as the API gives it
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,3 +172,20 @@ class Store:
             ).fetchall()
         return [{"id": row["id"], "created": row["created"], "reading_id": row["reading_id"], **json.loads(row["event"])}
                 for row in rows]
+
+    def add_calibration(self, table: TableRow, profile: dict[str, Any] | None, summary: dict[str, Any]) -> float:
+        """Keeps a calibration (None: the players forgot it); the latest one is in force."""
+        now = time.time()
+        with self._lock:
+            self._db.execute("INSERT INTO calibrations (table_id, created, profile, summary) VALUES (?, ?, ?, ?)",
+                             (table.id, now, json.dumps(profile) if profile is not None else None, json.dumps(summary)))
+        return now
+
+    def calibration(self, table: TableRow) -> CalibrationRow | None:
+        """The table's calibration in force, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT id, created, profile, summary FROM calibrations WHERE table_id = ? "
+                                   "ORDER BY id DESC LIMIT 1", (table.id,)).fetchone()
+        if row is None or row["profile"] is None:
+            return None
+        return CalibrationRow(row["id"], row["created"], json.loads(row["profile"]), json.loads(row["summary"]))

@@ -21,9 +21,11 @@ from server.reading import corrected_reading, correction_event, events_between, 
 from server.routers.tables import table_out
 from server.schemas import CorrectionIn, ReadingOut, TableOut
 from server.settings import ServerSettings
+from server.store import CalibrationRow
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, ImageTooLarge, ImageUnreadable, VisionError
 from vision.pipeline import analyze_bytes
+from vision.profile import Profile, ProfileError
 
 router = APIRouter(prefix="/api/tables", tags=["photos"])
 log = logging.getLogger(__name__)
@@ -38,6 +40,9 @@ VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
 }
 
 
+PROFILES_KEPT = 32  # decoded calibration profiles kept in memory (one per busy table)
+
+
 class Readers:
     """Bounds the photos analysed at once, orders the writes of one table, and remembers each
     table's last live frame that differed from its reading (kept in memory: a hint, not state)."""
@@ -46,6 +51,21 @@ class Readers:
         self.limiter = anyio.CapacityLimiter(settings.analyses_at_once)
         self.table_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.live_candidate: dict[str, list[str]] = {}
+        self._profiles: dict[int, Profile] = {}  # calibration row id -> its profile, decoded once
+
+    def profile(self, row: CalibrationRow | None) -> Profile | None:
+        """The calibration's profile, decoded once (a profile that no longer loads reads as none)."""
+        if row is None:
+            return None
+        if row.id not in self._profiles:
+            if len(self._profiles) >= PROFILES_KEPT:
+                self._profiles.clear()
+            try:
+                self._profiles[row.id] = Profile.from_json(row.profile)
+            except ProfileError:
+                log.warning("calibration %s of a table cannot be used", row.id)
+                return None
+        return self._profiles[row.id]
 
 
 def get_readers(request: Request) -> Readers:
@@ -77,11 +97,12 @@ async def read_limited(request: Request, limit: int) -> bytes:
     return data
 
 
-def analyse(data: bytes, team_count: int) -> dict[str, Any]:
-    """Reads and judges a photo (runs in a worker thread); raises ApiError for a bad photo."""
+def analyse(data: bytes, team_count: int, profile: Profile | None = None) -> dict[str, Any]:
+    """Reads and judges a photo, with the table's calibration if it has one (runs in a worker
+    thread); raises ApiError for a bad photo."""
     start = time.perf_counter()
     try:
-        analysis = analyze_bytes(data, team_count, VisionConfig())
+        analysis = analyze_bytes(data, team_count, VisionConfig(), profile=profile)
     except VisionError as error:
         status, code = VISION_CODES.get(type(error), (422, "photo_unreadable"))
         raise ApiError(status, code) from None
@@ -108,7 +129,8 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
                      ) -> ReadingOut:
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
-    result = await anyio.to_thread.run_sync(analyse, data, table.teams, limiter=readers.limiter)
+    profile = readers.profile(store.calibration(table))
+    result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, limiter=readers.limiter)
     async with readers.table_locks[table.id]:
         current = store.table(table.id) or table
         latest = store.latest_reading(current)

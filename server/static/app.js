@@ -500,6 +500,61 @@ async function sendPhoto(file) {
   }
 }
 
+// --- calibration: the empty board, photographed once ---------------------------------------
+
+async function showCalibration() {
+  let calibration;
+  try {
+    calibration = await api(`/api/tables/${page.tableId}/calibration`);
+  } catch (error) {
+    showError(error, $("calibration-error"));
+    return;
+  }
+  renderCalibration(calibration);
+}
+
+function renderCalibration(calibration) {
+  $("calibration-status").textContent = calibration.calibrated
+    ? t("page.calibration_done", { time: timeText(calibration.created), cells: calibration.clear_cells })
+    : t("page.calibration_none");
+  $("calibration-notes").replaceChildren(...calibration.notes.map((note) => {
+    const item = document.createElement("li");
+    item.textContent = t(`calibration.${note.code}`, note.params);
+    return item;
+  }));
+  $("calibration-status").dataset.calibrated = String(calibration.calibrated);
+  $("calibration-forget").hidden = !calibration.calibrated;
+}
+
+async function sendCalibration(file) {
+  const label = $("calibration-label");
+  showError(null, $("calibration-error"));
+  label.classList.add("busy");
+  $("calibration-status").textContent = t("page.calibration_working");
+  try {
+    renderCalibration(await api(`/api/tables/${page.tableId}/calibration`, {
+      method: "POST",
+      headers: { "Content-Type": file.type || "application/octet-stream" },
+      body: file,
+    }));
+  } catch (error) {
+    showError(error, $("calibration-error"));
+    await showCalibration();
+  } finally {
+    label.classList.remove("busy");
+    $("calibration-photo").value = "";
+  }
+}
+
+async function forgetCalibration() {
+  showError(null, $("calibration-error"));
+  try {
+    renderCalibration(await api(`/api/tables/${page.tableId}/calibration`, { method: "DELETE" }));
+  } catch (error) {
+    showError(error, $("calibration-error"));
+  }
+}
+
 async function action(path, init = {}) {
   showError(null);
   try {
@@ -611,9 +666,13 @@ function wirePlayerControls() {
   $("photo-box").hidden = !isPlayer;
   $("join-box").hidden = !isPlayer;
   $("admin-box").hidden = !isPlayer;
+  $("calibration-box").hidden = !isPlayer;
   $("watching").hidden = isPlayer;
   if (!isPlayer) return;
   $("photo").onchange = (event) => event.target.files[0] && sendPhoto(event.target.files[0]);
+  $("calibration-photo").onchange = (event) => event.target.files[0] && sendCalibration(event.target.files[0]);
+  $("calibration-forget").onclick = forgetCalibration;
+  showCalibration();
   wireCamera();
   $("undo").onclick = () => action(`/api/tables/${page.tableId}/undo`);
   $("reset").onclick = () => window.confirm(t("page.reset_confirm")) && action(`/api/tables/${page.tableId}/reset`);

@@ -73,7 +73,8 @@ def test_another_boards_profile_is_not_used() -> None:
 def test_chips_on_the_empty_board_are_reported() -> None:
     _, (game, _) = photos(0)
     result = calibrate(game, config=CONFIG)
-    assert any("look like chips" in w for w in result.warnings)
+    chips = [w for w in result.warnings if "look like chips" in str(w)]
+    assert [w.kind.value for w in chips] == ["chips_on_empty"] and chips[0].params["count"] > 2
 
 
 def test_chip_colours_are_learned_from_a_photo_with_chips() -> None:
@@ -86,8 +87,9 @@ def test_chip_colours_are_learned_from_a_photo_with_chips() -> None:
 
 
 def test_no_board_in_the_empty_photo_is_a_clear_error() -> None:
-    with pytest.raises(CalibrationError, match="not found"):
+    with pytest.raises(CalibrationError, match="not found") as raised:
         calibrate(np.full((600, 800, 3), 128, np.uint8), config=CONFIG)
+    assert raised.value.code == "board_not_found"
 
 
 def test_profile_round_trips_through_json(tmp_path: Path) -> None:

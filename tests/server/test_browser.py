@@ -11,6 +11,7 @@ from server.browser import PHONE, launch
 from server.i18n import message
 from server.local import running_server
 from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO
+from tests.server.test_calibration_api import EMPTY_BOARD
 
 READ_TIMEOUT_MS = 60_000  # reading a photo takes about a second, much more on a busy machine
 PAGE_TIMEOUT_MS = 15_000  # a busy 2-core machine can take seconds to load and lay out a page
@@ -151,3 +152,18 @@ def test_the_page_speaks_the_phones_language_and_remembers_a_switch(browser: Bro
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(start).to_have_text(message("page.start", "ja"))
     expect(page.locator("html")).to_have_attribute("lang", "ja")
+
+
+def test_players_calibrate_on_the_empty_board_from_the_page(browser: Browser, base_url: str) -> None:
+    player = phone(browser)
+    start_table(player, base_url)
+    status = player.locator("#calibration-status")
+    expect(status).to_have_text(message("page.calibration_none"))
+    player.set_input_files("#calibration-photo", str(EMPTY_BOARD))
+    expect(status).to_have_attribute("data-calibrated", "true", timeout=READ_TIMEOUT_MS)
+    expect(player.locator("#calibration-notes li")).to_have_count(0)  # the bundled empty board is a clean photo
+    player.click("#calibration-forget")
+    expect(status).to_have_text(message("page.calibration_none"))
+    player.set_input_files("#calibration-photo", str(NO_BOARD_PHOTO))
+    expect(player.locator("#calibration-error")).to_have_text(message("error.calibration_board_not_found"),
+                                                             timeout=READ_TIMEOUT_MS)

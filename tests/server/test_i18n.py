@@ -14,7 +14,9 @@ from referee.cells import RANKS, SUITS
 from referee.judge import WarningKind
 from referee.moves import ViolationKind
 from server.i18n import FALLBACK, LANGUAGES, catalogue, message, pick_language, placeholders
-from server.reading import EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_CODES
+from calibration.learn import NoteKind
+from server.reading import EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_WARNING_CODES
+from server.routers.calibration import CALIBRATION_ERROR_CODES
 from server.routers.photos import VISION_CODES
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
@@ -25,7 +27,8 @@ KEY = re.compile(r"""["'`]([a-z]+\.[a-z0-9_]+)["'`]""")
 def api_error_codes() -> set[str]:
     sources = "\n".join(path.read_text() for path in SERVER.rglob("*.py"))
     raised = set(re.findall(r'ApiError\(\s*\d+,\s*"(\w+)"', sources))
-    return raised | {code for _, code in VISION_CODES.values()} | {"invalid_request"}
+    return raised | {code for _, code in VISION_CODES.values()} | set(CALIBRATION_ERROR_CODES.values()) \
+        | {"invalid_request"}
 
 
 def page_keys() -> set[str]:
@@ -39,7 +42,8 @@ def expected_keys() -> set[str]:
     families = {
         "error": [*api_error_codes(), *PAGE_ONLY_ERRORS],
         "removal": REMOVAL_CODES,
-        "warning": [*VISION_CODES, *(kind.value for kind in WarningKind)],
+        "warning": [*VISION_WARNING_CODES, *(kind.value for kind in WarningKind)],
+        "calibration": [kind.value for kind in NoteKind],
         "violation": [SEVERAL, *(kind.value for kind in ViolationKind)],
         "event": EVENT_CODES,
         "team": "BGR",
