@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -13,8 +14,10 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from server.errors import ApiError, api_error_handler, unexpected_error_handler, validation_error_handler
+from server.errors import (ApiError, api_error_handler, http_error_handler, storage_error_handler,
+                           unexpected_error_handler, validation_error_handler)
 from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
 from server.routers import calibration, history, photos, queries, tables
@@ -42,6 +45,8 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     app.state.readers = photos.Readers(settings)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(StarletteHTTPException, http_error_handler)
+    app.add_exception_handler(sqlite3.OperationalError, storage_error_handler)
     app.add_exception_handler(Exception, unexpected_error_handler)
     for router in (tables.router, photos.router, calibration.router, history.router, queries.router):
         app.include_router(router)
