@@ -134,7 +134,8 @@ class Store:
                 )
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite has already rolled back after some errors (disk full)
+                    self._db.execute("ROLLBACK")
                 raise
         return ReadingRow(reading_id, now, result)
 
