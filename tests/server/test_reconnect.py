@@ -1,0 +1,45 @@
+"""A phone that drops off the live stream and comes back is caught up, and the server forgets
+the phones that left (a night of phones coming and going must not pile up streams)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+
+from server.app import create_app
+from server.local import serving
+from tests.server.conftest import WINNING_PHOTO
+
+WAIT_S = 20.0  # a bound for waiting on the server, not a speed check
+
+
+def first_event(client: httpx.Client, table_id: str) -> str:
+    """Opens the table's stream, returns its first event's name, then drops off."""
+    with client.stream("GET", f"/api/tables/{table_id}/stream") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("event:"):
+                return line.split(":", 1)[1].strip()
+    raise AssertionError("the stream closed without an event")
+
+
+def wait_for_no_listeners(app, table_id: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while app.state.hub.listeners(table_id) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert app.state.hub.listeners(table_id) == 0, "a phone that left still holds a stream"
+
+
+def test_a_phone_that_drops_off_is_forgotten_and_caught_up_when_it_comes_back(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "t.sqlite3", heartbeat_s=0.2)  # frequent heartbeats notice a phone that left
+    with serving(app) as base, httpx.Client(base_url=base, timeout=WAIT_S) as phone:
+        table = phone.post("/api/tables", json={"players": 2}).json()
+        assert first_event(phone, table["id"]) == "hello"
+        wait_for_no_listeners(app, table["id"])
+        sent = phone.post(f"/api/tables/{table['id']}/photos", content=WINNING_PHOTO.read_bytes(),
+                          headers={"X-Table-Token": table["token"], "Content-Type": "image/jpeg"})
+        assert sent.status_code == 201  # accepted while the phone was away
+        assert first_event(phone, table["id"]) == "hello"  # on 'hello' the page refetches the table
+        assert phone.get(f"/api/tables/{table['id']}").json()["revision"] == sent.json()["id"]
+        wait_for_no_listeners(app, table["id"])
