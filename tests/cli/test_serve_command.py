@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from cryptography import x509
 
 from seqcam.cli import build_parser, main
@@ -83,6 +84,11 @@ def test_serve_https_answers_with_its_own_certificate(tmp_path: Path):
         trusted = ssl.create_default_context(cafile=tmp_path / "seqcam-cert.pem")
         answer = first_answer(f"https://127.0.0.1:{port}/api/setup", verify=trusted)
         assert answer.status_code == 200
+        page = httpx.get(f"https://127.0.0.1:{port}/", verify=trusted, timeout=10)
+        assert page.status_code == 200 and "/static/app.js" in page.text
+        assert page.headers["x-frame-options"] == "DENY"
+        with pytest.raises(httpx.ConnectError):  # a client that does not trust the certificate is refused
+            httpx.get(f"https://127.0.0.1:{port}/", timeout=10)
     finally:
         server.terminate()
         server.wait(timeout=10)
