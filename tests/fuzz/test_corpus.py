@@ -9,6 +9,7 @@ import pytest
 
 from referee.board import Board
 from referee.errors import GridError
+from seqcam.cli import main
 from vision.config import VisionConfig
 from vision.errors import ImageTooLarge, ImageUnreadable
 from vision.image_io import decode_image
@@ -38,3 +39,18 @@ def test_a_corpus_input_is_refused_with_its_own_error(name: str) -> None:
     with pytest.raises(ERRORS[EXPECTED[name]]) as refused:
         refuse(name.split("/")[0], CORPUS / name)
     assert str(refused.value)
+
+
+CLI_REFUSALS = {"grid": (["judge"], 1), "image": (["analyze", "--json"], 1), "profile": (["analyze", "--calibration"], 2)}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_command_line_refuses_a_corpus_input_with_its_exit_code(name: str, capsys: pytest.CaptureFixture) -> None:
+    words, exit_code = CLI_REFUSALS[name.split("/")[0]]
+    assert main([*words, str(CORPUS / name)]) == exit_code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    if name.startswith("image/"):
+        assert json.loads(out)["error"]
+    else:
+        assert err.startswith(f"seqcam {words[0]}: ")
