@@ -21,7 +21,7 @@ from server.errors import (ApiError, api_error_handler, http_error_handler, stor
 from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
 from server.routers import calibration, history, photos, queries, tables
-from server.security import SecurityHeaders
+from server.security import BodyLimit, SecurityHeaders
 from server.settings import ServerSettings
 from server.store import Store
 
@@ -44,6 +44,7 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     app.state.store = store
     app.state.hub = Hub()
     app.state.readers = photos.Readers(settings)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_json_bytes, exempt_suffixes=("/photos", "/calibration"))
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)

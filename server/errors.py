@@ -48,8 +48,8 @@ async def validation_error_handler(request: Request, error: Exception) -> JSONRe
     return JSONResponse(body, status_code=422)
 
 
-# Starlette's own refusals (no such route, a file not in static/, a wrong method) -> our codes.
-HTTP_ERROR_CODES = {404: "not_found", 405: "method_not_allowed"}
+# Starlette's own refusals (no such route, a file not in static/, a wrong method, a body too big) -> our codes.
+HTTP_ERROR_CODES = {404: "not_found", 405: "method_not_allowed", 413: "request_too_large"}
 OTHER_HTTP_ERROR = "request_refused"
 
 

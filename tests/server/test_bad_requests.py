@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from urllib.parse import quote
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -106,3 +107,18 @@ def test_malformed_json_is_a_422_with_a_code(client: TestClient, table: dict, bo
                                   headers={**player(table), "Content-Type": "application/json"})
         assert response.status_code == 422, (path, response.text)
         assert response.json()["code"] == "invalid_request"
+
+
+def test_a_huge_json_body_is_refused_before_it_fills_the_memory(client: TestClient, table: dict) -> None:
+    huge = b'{"players": 2, "pad": "' + b"x" * 2_000_000 + b'"}'
+
+    def streamed() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+        for start in range(0, len(huge), 65_536):
+            yield huge[start:start + 65_536]
+
+    for body in (lambda: huge, streamed):
+        for method, path in (("post", "/api/tables"), ("put", f"/api/tables/{table['id']}/settings")):
+            response = client.request(method, path, content=body(),
+                                      headers={**player(table), "Content-Type": "application/json"})
+            assert response.status_code == 413 and response.json()["code"] == "request_too_large"
+    assert client.get(f"/api/tables/{table['id']}").json()["players"] == 2
