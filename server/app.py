@@ -15,9 +15,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
-from server.errors import (ApiError, api_error_handler, http_error_handler, storage_error_handler,
-                           unexpected_error_handler, validation_error_handler)
+from server.errors import (ApiError, api_error_handler, client_gone_handler, http_error_handler,
+                           storage_error_handler, unexpected_error_handler, validation_error_handler)
 from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
 from server.routers import calibration, history, photos, queries, tables
@@ -50,6 +51,7 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(StarletteHTTPException, http_error_handler)
     app.add_exception_handler(sqlite3.OperationalError, storage_error_handler)
+    app.add_exception_handler(ClientDisconnect, client_gone_handler)
     app.add_exception_handler(Exception, unexpected_error_handler)
     for router in (tables.router, photos.router, calibration.router, history.router, queries.router):
         app.include_router(router)

@@ -69,6 +69,13 @@ async def storage_error_handler(request: Request, error: Exception) -> JSONRespo
     return await api_error_handler(request, ApiError(503, "storage_unavailable"))
 
 
+async def client_gone_handler(request: Request, error: Exception) -> JSONResponse:
+    """A phone left (Wi-Fi dropped, screen locked) while still sending its photo: nothing was
+    stored, no one is there to read an answer, and it is no fault of the server's."""
+    log.info("a phone left while sending %s %s", request.method, request.url.path)
+    return await api_error_handler(request, ApiError(400, "upload_interrupted"))
+
+
 async def unexpected_error_handler(request: Request, error: Exception) -> JSONResponse:
     """A bug: the player still gets a sentence and a code, never a bare traceback."""
     log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=error)

@@ -3,8 +3,11 @@ the phones that left (a night of phones coming and going must not pile up stream
 
 from __future__ import annotations
 
+import logging
+import socket
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -43,3 +46,23 @@ def test_a_phone_that_drops_off_is_forgotten_and_caught_up_when_it_comes_back(tm
         assert first_event(phone, table["id"]) == "hello"  # on 'hello' the page refetches the table
         assert phone.get(f"/api/tables/{table['id']}").json()["revision"] == sent.json()["id"]
         wait_for_no_listeners(app, table["id"])
+
+
+def test_a_phone_that_drops_off_while_sending_a_photo_is_no_error(tmp_path: Path, caplog) -> None:
+    caplog.set_level(logging.INFO)
+    app = create_app(tmp_path / "t.sqlite3")
+    with serving(app) as base, httpx.Client(base_url=base, timeout=WAIT_S) as phone:
+        table = phone.post("/api/tables", json={"players": 2}).json()
+        head = (f"POST /api/tables/{table['id']}/photos HTTP/1.1\r\nHost: x\r\nX-Table-Token: {table['token']}\r\n"
+                "Content-Type: image/jpeg\r\nContent-Length: 500000\r\n\r\n").encode()
+        with socket.create_connection((urlsplit(base).hostname, urlsplit(base).port), timeout=WAIT_S) as connection:
+            connection.sendall(head + WINNING_PHOTO.read_bytes()[:20_000])  # then the Wi-Fi drops
+        deadline = time.monotonic() + WAIT_S
+        while not any("left while sending" in r.getMessage() for r in caplog.records) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert any("left while sending" in r.getMessage() for r in caplog.records)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # no traceback in the server's log
+        assert phone.get(f"/api/tables/{table['id']}").json()["revision"] == 0  # nothing stored
+        sent = phone.post(f"/api/tables/{table['id']}/photos", content=WINNING_PHOTO.read_bytes(),
+                          headers={"X-Table-Token": table["token"], "Content-Type": "image/jpeg"})
+        assert sent.status_code == 201  # the phone sends it again when it is back
