@@ -1,4 +1,4 @@
-"""Valid inputs the fuzz tests start from: a calibration profile and small JPEG and PNG photos."""
+"""Valid inputs the fuzz tests start from: a calibration profile, small JPEG and PNG photos, a game record."""
 
 from __future__ import annotations
 
@@ -7,6 +7,10 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+
+from referee.bots import play_game
+from referee.game import Game
+from referee.record import record_of
 
 from vision.profile import REFERENCE_CELL_PX, SCHEMA, VERSION
 
@@ -31,3 +35,10 @@ def small_photos() -> list[bytes]:
     rng = np.random.default_rng(7)
     image = rng.integers(0, 255, (48, 64, 3), np.uint8)
     return [cv2.imencode(ext, image)[1].tobytes() for ext in (".jpg", ".png")]
+
+
+@pytest.fixture(scope="session")
+def game_record() -> dict[str, Any]:
+    """A whole two-player game played by the bots, as its JSON record."""
+    rng = np.random.default_rng(11)
+    return record_of(play_game(Game.new(2, rng), rng)).to_json()

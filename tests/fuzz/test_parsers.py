@@ -11,8 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.board import GRID_SYMBOLS, Board
-from referee.errors import GridError
+from referee.errors import GridError, RecordError
+from referee.record import Record, replay
 from seqcam.judge_command import EXIT_FAILED, EXIT_OK, run_judge
+from server.i18n import LANGUAGES, pick_language
 from vision.config import VisionConfig
 from vision.errors import ImageTooLarge, ImageUnreadable
 from vision.image_io import decode_image
@@ -107,3 +109,36 @@ def test_a_cut_or_flipped_photo_decodes_or_gives_an_image_error(small_photos: li
         decode_image(bytes(damaged), CONFIG)
     except (ImageUnreadable, ImageTooLarge) as error:
         assert str(error)
+
+
+@FAST
+@given(json_values)
+def test_any_json_is_a_game_record_or_a_record_error(data: Any) -> None:
+    try:
+        Record.from_json(data)
+    except RecordError as error:
+        assert str(error)
+
+
+RECORD_FIELDS = ["players", "teams", "cuts", "deck", "chip_supply", "actions"]
+
+
+@FAST
+@given(st.sampled_from(RECORD_FIELDS), json_values, st.integers(0, 40))
+def test_a_game_record_with_one_part_replaced_loads_and_replays_or_is_refused(game_record: dict[str, Any], field: str,
+                                                                            value: Any, action: int) -> None:
+    data = json.loads(json.dumps(game_record))
+    if field == "actions" and data["actions"]:  # one action replaced, the rest kept
+        data["actions"][action % len(data["actions"])] = value
+    else:
+        data[field] = value
+    try:
+        replay(Record.from_json(data))
+    except RecordError as error:
+        assert str(error)
+
+
+@FAST
+@given(st.text(max_size=80))
+def test_any_accept_language_header_picks_an_offered_language(header: str) -> None:
+    assert pick_language(header) in LANGUAGES
