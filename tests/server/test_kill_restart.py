@@ -5,10 +5,12 @@ token still works, and the table takes the next photo."""
 from __future__ import annotations
 
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -62,6 +64,8 @@ def test_a_sigkill_mid_game_loses_no_accepted_reading_and_the_table_resumes(tmp_
             server.send_signal(signal.SIGKILL)
             server.wait(timeout=10)
             in_flight.join(timeout=60)
+        with closing(sqlite3.connect(db)) as check:  # the file as the killed server left it
+            assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         server = start_server(db, port)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120.0) as client:
             photos_after, events_after = history(client, table)
