@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import WINNING_PHOTO, player, send_photo
+from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO, player, send_photo
 
 
 def raw_db(client: TestClient) -> sqlite3.Connection:
@@ -70,3 +70,16 @@ def test_a_database_that_cannot_be_written_is_a_503_and_the_table_recovers(clien
     accepted = send_photo(client, judged_table, other_photo())
     assert accepted.status_code == 201, accepted.text
     assert client.get(url).json()["revision"] == accepted.json()["id"]
+
+
+def test_a_live_camera_that_loses_the_board_and_finds_it_again_stores_it_once(client: TestClient, table: dict) -> None:
+    """The phone's camera goes dark or is knocked aside between two frames of the same board:
+    the dark frame is refused with a code, changes nothing, and the board is stored when the
+    camera sees it again."""
+    url = f"/api/tables/{table['id']}/photos?live=true"
+    headers = {**player(table), "Content-Type": "image/jpeg"}
+    frames = [client.post(url, content=photo.read_bytes(), headers=headers)
+              for photo in (WINNING_PHOTO, NO_BOARD_PHOTO, WINNING_PHOTO)]
+    assert [f.status_code for f in frames] == [202, 422, 201]
+    assert frames[1].json()["code"] == "board_not_found"
+    assert len(client.get(f"/api/tables/{table['id']}/photos").json()) == 1
