@@ -23,4 +23,5 @@ class ServerSettings:
     analyses_at_once: int = 2  # one per core: more only queue inside OpenCV and use memory
     token_bytes: int = 24  # 32 URL-safe characters: unguessable, still fits a QR code well
     table_id_bytes: int = 6  # 8 characters: short enough to type from the screen
+    max_streams_per_table: int = 200  # 12 players and their watchers, many times over: a bound, not a quota
     heartbeat_s: float = 15.0  # keeps the live stream open through proxies and phone sleep

@@ -66,3 +66,16 @@ def test_a_phone_that_drops_off_while_sending_a_photo_is_no_error(tmp_path: Path
         sent = phone.post(f"/api/tables/{table['id']}/photos", content=WINNING_PHOTO.read_bytes(),
                           headers={"X-Table-Token": table["token"], "Content-Type": "image/jpeg"})
         assert sent.status_code == 201  # the phone sends it again when it is back
+
+
+def test_streams_beyond_the_bound_are_refused_and_a_freed_place_is_taken_again(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "t.sqlite3", max_streams_per_table=2, heartbeat_s=0.2)
+    with serving(app) as base, httpx.Client(base_url=base, timeout=WAIT_S) as phone:
+        table = phone.post("/api/tables", json={"players": 2}).json()
+        url = f"/api/tables/{table['id']}/stream"
+        with phone.stream("GET", url) as first, phone.stream("GET", url) as second:
+            assert first.status_code == second.status_code == 200
+            refused = phone.get(url)
+            assert refused.status_code == 429 and refused.json()["code"] == "too_many_streams"
+        wait_for_no_listeners(app, table["id"])
+        assert first_event(phone, table["id"]) == "hello"
