@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -13,11 +14,15 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
-from server.errors import ApiError, api_error_handler, unexpected_error_handler, validation_error_handler
+from server.errors import (ApiError, api_error_handler, client_gone_handler, http_error_handler,
+                           storage_error_handler, unexpected_error_handler, validation_error_handler)
 from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
 from server.routers import calibration, history, photos, queries, tables
+from server.security import BodyLimit, SecurityHeaders
 from server.settings import ServerSettings
 from server.store import Store
 
@@ -40,8 +45,13 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     app.state.store = store
     app.state.hub = Hub()
     app.state.readers = photos.Readers(settings)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_json_bytes, exempt_suffixes=("/photos", "/calibration"))
+    app.add_middleware(SecurityHeaders)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+    app.add_exception_handler(StarletteHTTPException, http_error_handler)
+    app.add_exception_handler(sqlite3.OperationalError, storage_error_handler)
+    app.add_exception_handler(ClientDisconnect, client_gone_handler)
     app.add_exception_handler(Exception, unexpected_error_handler)
     for router in (tables.router, photos.router, calibration.router, history.router, queries.router):
         app.include_router(router)

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server.i18n import message, pick_language
 
@@ -44,6 +46,34 @@ async def validation_error_handler(request: Request, error: Exception) -> JSONRe
     body["errors"] = [{"field": ".".join(str(p) for p in e.get("loc", ())), "type": e.get("type")}
                       for e in error.errors()]
     return JSONResponse(body, status_code=422)
+
+
+# Starlette's own refusals (no such route, a file not in static/, a wrong method, a body too big) -> our codes.
+HTTP_ERROR_CODES = {404: "not_found", 405: "method_not_allowed", 413: "request_too_large"}
+OTHER_HTTP_ERROR = "request_refused"
+
+
+async def http_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """Starlette's HTTP errors, with a sentence and a code like every other error."""
+    assert isinstance(error, StarletteHTTPException)
+    language = pick_language(request.headers.get("accept-language"))
+    code = HTTP_ERROR_CODES.get(error.status_code, OTHER_HTTP_ERROR)
+    return JSONResponse(error_body(code, language), status_code=error.status_code, headers=error.headers)
+
+
+async def storage_error_handler(request: Request, error: Exception) -> JSONResponse:
+    """SQLite cannot write (disk full, file read-only, I/O error, locked too long): the change
+    was not made; say so and keep serving, so the next try works once the disk does."""
+    assert isinstance(error, sqlite3.OperationalError)
+    log.error("the database failed on %s %s: %s", request.method, request.url.path, error)
+    return await api_error_handler(request, ApiError(503, "storage_unavailable"))
+
+
+async def client_gone_handler(request: Request, error: Exception) -> JSONResponse:
+    """A phone left (Wi-Fi dropped, screen locked) while still sending its photo: nothing was
+    stored, no one is there to read an answer, and it is no fault of the server's."""
+    log.info("a phone left while sending %s %s", request.method, request.url.path)
+    return await api_error_handler(request, ApiError(400, "upload_interrupted"))
 
 
 async def unexpected_error_handler(request: Request, error: Exception) -> JSONResponse:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
+from fastapi import FastAPI
 
 from server.app import create_app
 
@@ -26,8 +27,15 @@ def free_port() -> int:
 @contextmanager
 def running_server(db_path: Path) -> Iterator[str]:
     """The base URL of a server over ``db_path``, stopped when the block ends."""
+    with serving(create_app(db_path)) as url:
+        yield url
+
+
+@contextmanager
+def serving(app: FastAPI) -> Iterator[str]:
+    """The base URL of ``app`` served on a free loopback port, stopped when the block ends."""
     port = free_port()
-    config = uvicorn.Config(create_app(db_path), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="seqcam-server", daemon=True)
     thread.start()

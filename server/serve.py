@@ -11,6 +11,7 @@ import uvicorn
 
 from server.app import create_app
 from server.settings import default_db_path
+from server.store import StoreError
 
 EXIT_OK, EXIT_USAGE = 0, 2
 ALL_INTERFACES = ("0.0.0.0", "::")
@@ -43,6 +44,12 @@ def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | N
     db_path = Path(db) if db else default_db_path()
     hosts = page_hosts(host)
     scheme = "https" if https else "http"
+    lan_base_url = f"{scheme}://{hosts[0]}:{port}" if host in ALL_INTERFACES and hosts[0] != "127.0.0.1" else None
+    try:
+        app = create_app(db_path, lan_base_url=lan_base_url)
+    except StoreError as error:
+        print(f"seqcam serve: {error}", file=sys.stderr)
+        return EXIT_USAGE
     ssl: dict[str, str] = {}
     if https:
         from server.tls import self_signed
@@ -57,6 +64,5 @@ def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | N
     if host not in ALL_INTERFACES and host.startswith("127."):
         print("Only this computer can reach it. For the phones on your Wi-Fi, add --host 0.0.0.0.", file=out)
     out.flush()
-    lan_base_url = f"{scheme}://{hosts[0]}:{port}" if host in ALL_INTERFACES and hosts[0] != "127.0.0.1" else None
-    uvicorn.run(create_app(db_path, lan_base_url=lan_base_url), host=host, port=port, log_level="warning", **ssl)
+    uvicorn.run(app, host=host, port=port, log_level="warning", **ssl)
     return EXIT_OK

@@ -51,6 +51,10 @@ CREATE INDEX IF NOT EXISTS events_of_table ON events(table_id, game, id);
 """
 
 
+class StoreError(Exception):
+    """The database file cannot be opened or is not seqcam's (a sentence for the person serving)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     id: str
@@ -80,14 +84,18 @@ class Store:
     """Thread-safe access to one SQLite file (handlers run in several threads)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        self._lock = threading.Lock()
-        with self._lock:
+        """Opens (or creates) the file; raises StoreError when it cannot be used."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+        except (OSError, sqlite3.DatabaseError) as error:
+            raise StoreError(f"Cannot keep the tables in {path}: {getattr(error, 'strerror', None) or error}. "
+                             "Choose another file with --db.") from None
+        self._lock = threading.Lock()
 
     def close(self) -> None:
         with self._lock:
@@ -134,7 +142,8 @@ class Store:
                 )
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite has already rolled back after some errors (disk full)
+                    self._db.execute("ROLLBACK")
                 raise
         return ReadingRow(reading_id, now, result)
 

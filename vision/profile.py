@@ -25,6 +25,8 @@ SCHEMA = "seqcam-calibration"
 VERSION = 1
 MAX_PROFILE_BYTES = 2_000_000
 REFERENCE_CELL_PX = 24  # the stored empty board's cell side
+REFERENCE_SIDE_PX = 10 * REFERENCE_CELL_PX
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TEAMS = ("B", "G", "R")
 
 
@@ -88,17 +90,16 @@ class Profile:
             paper = tuple(float(v) for v in board["paper_bgr"])
             chips = {str(t): (float(ab[0]), float(ab[1])) for t, ab in (data.get("chips") or {}).items()}
             lens = _lens_from_json(data.get("lens"))
-        except (KeyError, TypeError, ValueError, IndexError) as error:
+            quality, sources = dict(data.get("quality") or {}), dict(data.get("sources") or {})
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:  # any part of the wrong shape
             raise ProfileError(f"This calibration profile is damaged ({error.__class__.__name__}: {error}). "
                                "Calibrate again.") from None
-        side = 10 * REFERENCE_CELL_PX
-        if reference.shape != (side, side, 3) or not 0.5 <= aspect <= 2.0 or len(paper) != 3:
+        if reference.shape != (REFERENCE_SIDE_PX, REFERENCE_SIDE_PX, 3) or not 0.5 <= aspect <= 2.0 or len(paper) != 3:
             raise ProfileError("This calibration profile is damaged (its board image or sizes are wrong). "
                                "Calibrate again.")
         if any(team not in TEAMS for team in chips):
             raise ProfileError("This calibration profile names an unknown team colour. Calibrate again.")
-        return cls(reference, aspect, paper, chips, lens, dict(data.get("quality") or {}),
-                   dict(data.get("sources") or {}))
+        return cls(reference, aspect, paper, chips, lens, quality, sources)
 
 
 def _decode_png(text: str) -> np.ndarray:
@@ -106,10 +107,20 @@ def _decode_png(text: str) -> np.ndarray:
         raw = base64.b64decode(text, validate=True)
     except (binascii.Error, TypeError) as error:
         raise ValueError("the board image is not base64") from error
+    if not raw.startswith(_PNG_SIGNATURE) or _png_size(raw) != (REFERENCE_SIDE_PX, REFERENCE_SIDE_PX):
+        # Checked before decoding: a hostile profile's image could claim gigapixels.
+        raise ValueError(f"the board image is not a {REFERENCE_SIDE_PX} x {REFERENCE_SIDE_PX} PNG")
     image = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise ValueError("the board image is not a PNG")
     return image
+
+
+def _png_size(raw: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk (raises ValueError when it is missing)."""
+    if len(raw) < 24 or raw[12:16] != b"IHDR":
+        raise ValueError("the board image has no PNG header")
+    return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
 
 
 def _lens_from_json(data: Any) -> LensModel | None:

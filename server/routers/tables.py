@@ -111,6 +111,8 @@ def qr_svg(link: str) -> bytes:
 @router.get("/{table_id}/stream", summary="Live updates (server-sent events): 'change' when the table changes",
             response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
 async def stream(table: TableDep, request: Request, hub: HubDep, settings: SettingsDep) -> StreamingResponse:
+    if hub.listeners(table.id) >= settings.max_streams_per_table:  # a runaway client must not exhaust the memory
+        raise ApiError(429, "too_many_streams", limit=settings.max_streams_per_table)
     queue = hub.listen(table.id)
 
     async def events() -> AsyncIterator[str]:

@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from cryptography import x509
 
 from seqcam.cli import build_parser, main
@@ -83,6 +84,24 @@ def test_serve_https_answers_with_its_own_certificate(tmp_path: Path):
         trusted = ssl.create_default_context(cafile=tmp_path / "seqcam-cert.pem")
         answer = first_answer(f"https://127.0.0.1:{port}/api/setup", verify=trusted)
         assert answer.status_code == 200
+        page = httpx.get(f"https://127.0.0.1:{port}/", verify=trusted, timeout=10)
+        assert page.status_code == 200 and "/static/app.js" in page.text
+        assert page.headers["x-frame-options"] == "DENY"
+        with pytest.raises(httpx.ConnectError):  # a client that does not trust the certificate is refused
+            httpx.get(f"https://127.0.0.1:{port}/", timeout=10)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.mark.parametrize("make_bad_db", [
+    lambda folder: folder / "a-folder.sqlite3",  # made a folder below
+    lambda folder: folder / "text.sqlite3",  # made a text file below
+    lambda folder: folder / "text.sqlite3" / "under-a-file.sqlite3",
+], ids=["a folder", "not a database", "under a file"])
+def test_a_database_file_that_cannot_be_used_is_a_sentence_and_exit_2(tmp_path: Path, capsys, make_bad_db):
+    (tmp_path / "a-folder.sqlite3").mkdir()
+    (tmp_path / "text.sqlite3").write_text("not a database, only text " * 10)
+    assert main(["serve", "--port", "0", "--db", str(make_bad_db(tmp_path))]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("seqcam serve: Cannot keep the tables in") and "--db" in err and "Traceback" not in err

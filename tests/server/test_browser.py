@@ -32,10 +32,20 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+# Records what the page's Content-Security-Policy blocks (an init script is not subject to it).
+RECORD_CSP_VIOLATIONS = """window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.cspViolations.push(e.violatedDirective + " " + e.blockedURI));"""
+
+
 def phone(browser: Browser) -> Page:
     page = browser.new_context(**PHONE, locale="en-GB").new_page()
+    page.add_init_script(RECORD_CSP_VIOLATIONS)
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     return page
+
+
+def csp_violations(page: Page) -> list[str]:
+    return page.evaluate("window.cspViolations")
 
 
 def open_page(page: Page, url: str) -> None:
@@ -60,6 +70,7 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     assert "#" not in link  # the token left the address bar for the phone's storage
     expect(player.locator("#photo-box")).to_be_visible()
     expect(player.locator("#qr svg")).to_be_visible()
+    assert csp_violations(player) == []  # the security headers' policy lets the page and its QR code work
 
     watcher = phone(browser)
     open_page(watcher, link)
@@ -109,6 +120,7 @@ def test_a_table_from_start_to_winner_with_a_watcher(browser: Browser, base_url:
     expect(watcher.locator("#events li")).to_have_count(5)  # three sequences, the winner, the correction
     expect(watcher.locator("#events li").nth(1)).to_contain_text(message("event.winner", team=message("team.B")))
 
+    assert csp_violations(player) == [] and csp_violations(watcher) == []
     open_page(player, base_url + "/")  # the home page lists the tables this phone plays at
     table_id = link.rsplit("/", 1)[1]
     expect(player.locator("#my-tables a")).to_have_text([message("page.table", table=table_id)])

@@ -16,6 +16,7 @@ from referee.moves import ViolationKind
 from server.i18n import FALLBACK, LANGUAGES, catalogue, message, pick_language, placeholders
 from calibration.learn import NoteKind
 from server.reading import EVENT_CODES, REMOVAL_CODES, SEVERAL, VISION_WARNING_CODES
+from server.errors import HTTP_ERROR_CODES, OTHER_HTTP_ERROR
 from server.routers.calibration import CALIBRATION_ERROR_CODES
 from server.routers.photos import VISION_CODES
 
@@ -28,7 +29,7 @@ def api_error_codes() -> set[str]:
     sources = "\n".join(path.read_text() for path in SERVER.rglob("*.py"))
     raised = set(re.findall(r'ApiError\(\s*\d+,\s*"(\w+)"', sources))
     return raised | {code for _, code in VISION_CODES.values()} | set(CALIBRATION_ERROR_CODES.values()) \
-        | {"invalid_request"}
+        | {"invalid_request", OTHER_HTTP_ERROR, *HTTP_ERROR_CODES.values()}
 
 
 def page_keys() -> set[str]:
