@@ -152,9 +152,23 @@ def _light_vector(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
     return np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), -np.sin(e)])
 
 
-def _draw_chips(art: Artwork, position: Position, style: ChipStyle, camera: Camera, light: np.ndarray,
-                rng: np.random.Generator) -> list[dict[str, Any]]:
-    """Places a chip on every occupied cell of the artwork; returns where each one went."""
+def chip_jitters(art: Artwork, position: Position, style: ChipStyle, rng: np.random.Generator
+                 ) -> dict[tuple[int, int], tuple[float, float]]:
+    """How far (artwork pixels) each chip lies off its cell's centre: players never place exactly."""
+    free = min(art.cell_w, art.cell_h) / 2 - 0.5 * style.diameter * art.cell_w
+    limit = max(free, 0) + 0.06 * art.cell_w
+    jitters = {}
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if position.board[r * SIZE + c] in "BGR":
+                jitter = np.clip(rng.normal(0, 0.5, 2) * style.offset * art.cell_w, -limit, limit)
+                jitters[(r, c)] = (float(jitter[0]), float(jitter[1]))
+    return jitters
+
+
+def paint_chips(art: Artwork, position: Position, style: ChipStyle, camera: Camera, light: np.ndarray,
+                jitters: dict[tuple[int, int], tuple[float, float]]) -> list[dict[str, Any]]:
+    """Paints a chip on every occupied cell of the artwork, in place; returns where each one went."""
     ppm = art.px_per_mm
     radius = 0.5 * style.diameter * art.cell_w
     elev = max(0.25, -light[2])
@@ -166,15 +180,13 @@ def _draw_chips(art: Artwork, position: Position, style: ChipStyle, camera: Came
                           max_parallax=style.height_mm * ppm * 3)
     bw, bh = art.size[0] / ppm, art.size[1] / ppm
     placed = []
-    free = min(art.cell_w, art.cell_h) / 2 - radius
     for r in range(SIZE):
         for c in range(SIZE):
             team = position.board[r * SIZE + c]
             if team not in "BGR":
                 continue
             cx, cy = art.cell_centre(r, c)
-            jitter = rng.normal(0, 0.5, 2) * style.offset * art.cell_w
-            jitter = np.clip(jitter, -max(free, 0) - 0.06 * art.cell_w, max(free, 0) + 0.06 * art.cell_w)
+            jitter = jitters.get((r, c), (0.0, 0.0))
             x, y = cx + jitter[0], cy + jitter[1]
             wx, wy = (x + 0.5) / ppm - bw / 2, (y + 0.5) / ppm - bh / 2
             lift = style.height_mm / max(cam_height - style.height_mm, 1.0)
@@ -246,7 +258,8 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
         art = draw_artwork(art_params, cell_px, rng)
         half = (art.size[0] / art.px_per_mm / 2, art.size[1] / art.px_per_mm / 2)
         surface = sample_surface(rng, half, config) if config.effects or config.fold_share > 0 else _flat(half)
-        chips_placed = _draw_chips(art, position, chip_style, work, light_xyz, rng)
+        chips_placed = paint_chips(art, position, chip_style, work, light_xyz,
+                                   chip_jitters(art, position, chip_style, rng))
 
     # the table and what lies on it
     table = sample_table(rng, half, with_board=with_board)
