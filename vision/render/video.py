@@ -24,7 +24,7 @@ import numpy as np
 from referee.board import Board
 from referee.bots import play_game
 from referee.cells import ONE_EYED_JACKS, SIZE, cell_col, cell_row
-from referee.game import Game, Play
+from referee.game import Game, Pass, Play
 from referee.record import record_of
 from vision.render import lighting
 from vision.render.artwork import Artwork, board_size_mm, draw_artwork, sample_artwork
@@ -71,6 +71,7 @@ class Move:
     after: Board
     sequences: tuple[tuple[tuple[int, int], ...], ...]  # cells of the sequences it completed
     winner: str | None
+    after_pass: bool  # someone passed since the last play: no camera can see a pass
 
 
 def game_moves(rng: np.random.Generator, players: int) -> tuple[Board, list[Move], int]:
@@ -79,6 +80,7 @@ def game_moves(rng: np.random.Generator, players: int) -> tuple[Board, list[Move
     record = record_of(game)
     replayed = Game(record.setup)
     moves: list[Move] = []
+    passed = False
     for entry in record.entries:
         before = replayed.board()
         known = set(replayed.sequences())
@@ -90,7 +92,10 @@ def game_moves(rng: np.random.Generator, players: int) -> tuple[Board, list[Move
             removed = entry.action.card in ONE_EYED_JACKS
             team = before[c] if removed else replayed.board()[c]
             moves.append(Move("removed" if removed else "placed", team, (cell_row(c), cell_col(c)),
-                              replayed.board(), made, replayed.winner))
+                              replayed.board(), made, replayed.winner, passed))
+            passed = False
+        elif isinstance(entry.action, Pass):
+            passed = True
         elif made and moves:  # the players chose which sequence a chip completed
             last = moves[-1]
             moves[-1] = replace(last, sequences=last.sequences + made, winner=replayed.winner)
@@ -240,8 +245,10 @@ def render_video(rng: np.random.Generator, settings: VideoSettings = VideoSettin
     drawn lazily, in order."""
     players = int(rng.choice([2, 3, 4]))
     _, moves, teams = game_moves(rng, players)
-    shown = moves if settings.moves is None else moves[-settings.moves:]
-    start = moves[len(moves) - len(shown) - 1].after if len(shown) < len(moves) else Board.empty()
+    first = 0 if settings.moves is None else max(0, len(moves) - settings.moves)
+    first = max([first] + [i for i, m in enumerate(moves) if m.after_pass])  # the camera sees every turn shown
+    shown = moves[first:]
+    start = moves[first - 1].after if first > 0 else Board.empty()
     config = replace(VIDEO_CONFIG, sizes=(settings.size,))
     scene = sample_scene(rng, config=config)
     bump_after = int(rng.integers(len(shown) // 3, max(len(shown) // 3 + 1, 2 * len(shown) // 3)))
