@@ -1,0 +1,302 @@
+"""Following a board through a video: locate it once, then watch it cheaply.
+
+The first frame in which the board is found is read in full (``analyze_image``: locating,
+orientation). After that every frame is warped, with the lattice already known, to a small
+thumbnail of the grid and a ring of one cell around it, and compared with a reference
+thumbnail of the board at rest:
+
+- nothing changed: the board rests (the reference follows the light);
+- a few cells changed and nothing crossed the ring: the cells are read (the pipeline's read
+  stage only) and a reading that differs from the accepted board is a *candidate*, accepted
+  once it has stayed the same for ``stable_s`` seconds and ``stable_frames`` frames;
+- many cells, or the ring, changed: hands are over the board, nothing counts;
+- most of the board changed for a while: the board is located again; if it now lies
+  elsewhere (the camera was bumped) the new lattice is adopted, turned to agree with the
+  board as it was; if it cannot be found for ``lost_after_s``, the board is reported lost.
+
+Only cells whose picture changed are considered, so a cell that the reader calls differently
+from one frame to the next never makes a move on its own.
+
+>>> tracker = Tracker(2)
+>>> tracker.feed(np.zeros((360, 640, 3), np.uint8), t=0.0, frame=0)
+[]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.board import UNKNOWN, Board
+from referee.cells import teams_for
+from vision.config import VisionConfig
+from vision.errors import VisionError
+from vision.pipeline import Analysis, analyze_image, rectified_board, turned
+from vision.profile import Profile
+from vision.read_cells import classify, measure_cells, prepare
+from vision.warp import GRID, rotate_lattice
+
+BOARD_FOUND = "board_found"
+BOARD_LOST = "board_lost"
+BOARD_CHANGED = "board_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class TrackConfig:
+    """Thresholds of the tracker, in one place."""
+
+    stable_s: float = 0.5  # a new reading must hold this long (source time) to be accepted
+    stable_frames: int = 3  # ... and over at least this many frames looked at
+    unsure_s: float = 2.0  # a change read as ? is let go (the reference takes it) after this long
+    still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
+    thumb_cell_px: int = 12  # thumbnail pixels per cell
+    cell_change: float = 0.12  # mean |difference| / brightness above which a cell's picture changed
+    ring_change: float = 0.12  # the same for the blocks of the ring around the grid
+    hand_cells: int = 3  # more cells than this changing at once are hands, not a move
+    hand_ring_share: float = 0.05  # share of ring blocks changed: something reaches over the edge
+    doubt_share: float = 0.5  # more of the grid changed than this: the view itself is in doubt
+    relocate_after_s: float = 0.2  # doubt this long before locating the board again
+    relocate_every_s: float = 0.4  # and at most this often
+    lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
+    trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
+    moved_px: float = 2.0  # the lattice moved further than this (mean, pixels): adopt the new one
+    max_fresh_changes: int = 2  # right after a new lattice, more differences than this are misreadings
+    min_agreement: float = 0.9  # a board located again must read like the board known (share of cells read)
+    min_cells_read: int = 40  # ... over at least this many cells that are not ?
+
+
+@dataclass(frozen=True, slots=True)
+class TrackEvent:
+    """What the tracker reports: the board found (with its reading), lost, or an accepted reading."""
+
+    kind: str  # BOARD_FOUND, BOARD_LOST or BOARD_CHANGED
+    t: float  # source time, seconds
+    frame: int
+    board: Board | None
+
+
+def thumbnail(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
+    """The grid and a ring of one cell around it, square, ``cell_px`` pixels per cell (float32 BGR).
+
+    A homography of the four outer corners: at this size the board's fold and the lens do not show."""
+    corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
+    side = (GRID + 2) * cell_px
+    inner = np.float32([[cell_px, cell_px], [side - cell_px, cell_px], [side - cell_px, side - cell_px],
+                        [cell_px, side - cell_px]])
+    homography = cv2.getPerspectiveTransform(corners, inner)
+    thumb = cv2.warpPerspective(image_bgr, homography, (side, side), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    # soft, so that a lattice a pixel or two off does not look like change; a chip still does
+    return cv2.GaussianBlur(thumb.astype(np.float32), (0, 0), THUMB_BLUR * cell_px)
+
+
+def block_change(thumb: np.ndarray, reference: np.ndarray, cell_px: int) -> np.ndarray:
+    """(12, 12) mean absolute difference per cell-sized block, over the reference's brightness,
+    after matching the overall exposure (light drifts; a move changes one block)."""
+    gain = np.median(thumb, axis=(0, 1)) / np.maximum(np.median(reference, axis=(0, 1)), 1.0)
+    diff = cv2.absdiff(thumb, reference * gain.astype(np.float32)).sum(axis=2)
+    n = GRID + 2
+    per_block = diff.reshape(n, cell_px, n, cell_px).mean(axis=(1, 3))
+    brightness = reference.sum(axis=2).reshape(n, cell_px, n, cell_px).mean(axis=(1, 3))
+    return per_block / (brightness + 30.0)
+
+
+THUMB_BLUR = 0.12  # blur of the thumbnail, in cells
+
+RING = np.ones((GRID + 2, GRID + 2), bool)
+RING[1:-1, 1:-1] = False
+
+
+def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.linalg.norm(a - b, axis=-1).mean())
+
+
+class Tracker:
+    """Feed it frames in order; it returns TrackEvents. ``board`` is the accepted reading."""
+
+    def __init__(self, team_count: int, config: VisionConfig | None = None, track: TrackConfig | None = None,
+                 profile: Profile | None = None) -> None:
+        self.teams = teams_for(team_count)
+        self.team_count = team_count
+        self.config = config or VisionConfig()
+        self.track = track or TrackConfig()
+        self.profile = profile
+        self.board: Board | None = None
+        self.lattice: np.ndarray | None = None
+        self.reference: np.ndarray | None = None
+        self.lost = False
+        self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
+        self._pending: dict[int, tuple[str, float, int]] = {}  # cell: (reading, since, frames)
+        self._doubt_since: float | None = None
+        self._previous: np.ndarray | None = None  # the last thumbnail, to tell a still picture from motion
+        self._still_since = 0.0
+        self._last_locate = -np.inf
+        self.reads = 0  # full reads of the cells (for measuring)
+        self.locates = 0
+
+    # --- the frame loop ------------------------------------------------------------------
+
+    def feed(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
+        if self.lattice is None or self.reference is None:
+            return self._acquire(frame_bgr, t, frame)
+        cell_px = self.track.thumb_cell_px
+        thumb = thumbnail(frame_bgr, self.lattice, cell_px)
+        change = block_change(thumb, self.reference, cell_px)
+        if self._previous is None or (block_change(thumb, self._previous, cell_px) > self.track.cell_change).any():
+            self._still_since = t
+        self._previous = thumb
+        grid_changed = change[1:-1, 1:-1] > self.track.cell_change
+        if grid_changed.mean() > self.track.doubt_share:
+            return self._doubt(frame_bgr, t, frame)
+        events = []
+        self._doubt_since = None
+        if self.lost:  # the view came back as it was
+            self.lost = False
+            events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+        ring_share = float((change[RING] > self.track.ring_change).mean())
+        differs = grid_changed.any() or ring_share > 0
+        if differs and t - self._still_since >= self.track.still_s:
+            # unlike the reference yet still: something left at the edge, or a hand seen in the
+            # reference that has gone; read the board afresh (misreadings are held back)
+            self.fresh = True
+        elif grid_changed.sum() > self.track.hand_cells or ring_share > self.track.hand_ring_share:
+            self._pending = {}  # hands over the board: nothing counts until they leave
+            return events
+        if not grid_changed.any() and not self.fresh:
+            self._pending = {}
+            self.reference = thumb  # the board at rest: follow the light
+            return events
+        considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
+        return events + self._consider(frame_bgr, thumb, considered, t, frame)
+
+    def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int) -> list[TrackEvent]:
+        """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
+        is settled: a new chip or an empty cell is accepted (all settled cells of a moment
+        together, so two chips placed at once stay one change), a reading that equals the
+        board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture."""
+        assert self.board is not None
+        reading = self.read(frame_bgr)
+        pending = {}
+        for c in map(int, cells):
+            symbol = reading.cells[c]
+            old = self._pending.get(c)
+            pending[c] = (symbol, old[1], old[2] + 1) if old and old[0] == symbol else (symbol, t, 1)
+        self._pending = pending
+        settled = {c: symbol for c, (symbol, since, frames) in pending.items()
+                   if t - since >= self.track.stable_s and frames >= self.track.stable_frames}
+        changes = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
+        waiting = [c for c, (s, _, _) in pending.items()
+                   if c not in settled and s not in (UNKNOWN, self.board.cells[c])]
+        if waiting:
+            return []  # a change still settling: accept it together with the others
+        letting_go = [c for c in settled if c not in changes
+                      and (settled[c] != UNKNOWN or t - pending[c][1] >= self.track.unsure_s)]
+        if self.fresh and len(changes) > self.track.max_fresh_changes:
+            letting_go += list(changes)  # a new view read differently, not moves made while it moved
+            changes = {}
+        self._take_reference(thumb, letting_go + list(changes))
+        if self.fresh and not [c for c in pending if c not in settled or settled[c] == UNKNOWN]:
+            self.fresh = False
+        if not changes:
+            return []
+        cells_now = list(self.board.cells)
+        for c, symbol in changes.items():
+            cells_now[c] = symbol
+        self.board = Board("".join(cells_now))
+        return [TrackEvent(BOARD_CHANGED, t, frame, self.board)]
+
+    def _take_reference(self, thumb: np.ndarray, cells: list[int]) -> None:
+        """The reference takes the current picture of these cells: they are settled."""
+        assert self.reference is not None
+        n = self.track.thumb_cell_px
+        for c in cells:
+            r, col = divmod(c, GRID)
+            self.reference[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n] = \
+                thumb[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n]
+            self._pending.pop(c, None)
+
+    # --- reading and locating ----------------------------------------------------------
+
+    def read(self, frame_bgr: np.ndarray) -> Board:
+        """The cells read with the lattice already known (printed orientation)."""
+        assert self.lattice is not None
+        self.reads += 1
+        board_bgr = rectified_board(frame_bgr, self.lattice, self.config.cell_px)
+        prepared = prepare(board_bgr, self.config)
+        return classify(measure_cells(prepared, self.config), self.teams, self.config)
+
+    def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
+        self._last_locate = t
+        self.locates += 1
+        try:
+            return analyze_image(frame_bgr, self.team_count, self.config, profile=self.profile)
+        except VisionError:
+            return None
+
+    def _acquire(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
+        if t - self._last_locate < self.track.relocate_every_s:
+            return []
+        analysis = self._locate(frame_bgr, t)
+        if analysis is None:
+            return []
+        self.board = analysis.board
+        self._adopt(frame_bgr, analysis, 0, trust=True)
+        return [TrackEvent(BOARD_FOUND, t, frame, self.board)]
+
+    def _fitting_turn(self, analysis: Analysis) -> int | None:
+        """The quarter turn under which a board located again reads like the board known (a
+        view from elsewhere may have guessed the printed top wrongly), or None when no turn
+        does: a lattice a cell off, or found with too much of the board hidden."""
+        assert self.board is not None
+        best, best_share = 0, -1.0
+        for k in range(4):
+            pairs = [(a, b) for a, b in zip(turned(analysis.board, k).cells, self.board.cells)
+                     if UNKNOWN not in (a, b)]
+            share = sum(a == b for a, b in pairs) / max(len(pairs), 1)
+            if len(pairs) >= self.track.min_cells_read and share > best_share:
+                best, best_share = k, share
+        return best if best_share >= self.track.min_agreement else None
+
+    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool) -> bool:
+        """Takes a located lattice if, through it, the board looks much as it did (``trust``:
+        whatever it shows, after a long loss). The picture through it becomes the reference and
+        the whole board is read afresh: a move may have been made while the view moved."""
+        lattice = rotate_lattice(analysis.lattice_xy, turns)
+        thumb = thumbnail(frame_bgr, lattice, self.track.thumb_cell_px)
+        if self.reference is not None and not trust:
+            changed = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1] > self.track.cell_change
+            if changed.mean() > self.track.doubt_share:
+                return False
+        self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
+        self.fresh = self.board is not analysis.board
+        return True
+
+    def _doubt(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
+        """Most of the board looks different: hands all over it, or the camera moved."""
+        assert self.lattice is not None
+        self._pending = {}
+        if self._doubt_since is None:
+            self._doubt_since = t
+        events = []
+        doubted = t - self._doubt_since
+        if doubted >= self.track.relocate_after_s and t - self._last_locate >= self.track.relocate_every_s:
+            analysis = self._locate(frame_bgr, t)
+            turns = self._fitting_turn(analysis) if analysis is not None else None
+            trust = doubted >= self.track.trust_after_s
+            if (analysis is not None and turns is not None and self._moved(analysis, turns)
+                    and self._adopt(frame_bgr, analysis, turns, trust)):
+                self._doubt_since = None
+                if self.lost:
+                    self.lost = False
+                    events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+                return events
+        if not self.lost and doubted >= self.track.lost_after_s:
+            self.lost = True
+            events.append(TrackEvent(BOARD_LOST, t, frame, None))
+        return events
+
+    def _moved(self, analysis: Analysis, turns: int) -> bool:
+        assert self.lattice is not None
+        return lattice_distance(rotate_lattice(analysis.lattice_xy, turns), self.lattice) > self.track.moved_px
