@@ -107,6 +107,12 @@ THUMB_BLUR = 0.12  # blur of the thumbnail, in cells
 
 RING = np.ones((GRID + 2, GRID + 2), bool)
 RING[1:-1, 1:-1] = False
+REST_BLEND = 0.2  # share of a frame at rest that the reference takes
+
+
+def ring_pixels(cell_px: int) -> np.ndarray:
+    """(side, side) bool: the pixels of a thumbnail outside the grid."""
+    return np.kron(RING, np.ones((cell_px, cell_px), bool)).astype(bool)
 
 
 def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -132,6 +138,7 @@ class Tracker:
         self._doubt_since: float | None = None
         self._previous: np.ndarray | None = None  # the last thumbnail, to tell a still picture from motion
         self._still_since = 0.0
+        self._ring_pixels = ring_pixels(self.track.thumb_cell_px)
         self._last_locate = -np.inf
         self.reads = 0  # full reads of the cells (for measuring)
         self.locates = 0
@@ -156,17 +163,22 @@ class Tracker:
             self.lost = False
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
-        differs = grid_changed.any() or ring_share > 0
-        if differs and t - self._still_since >= self.track.still_s:
-            # unlike the reference yet still: something left at the edge, or a hand seen in the
-            # reference that has gone; read the board afresh (misreadings are held back)
-            self.fresh = True
-        elif grid_changed.sum() > self.track.hand_cells or ring_share > self.track.hand_ring_share:
+        still = t - self._still_since >= self.track.still_s
+        if still:
+            # unlike the reference yet still: something left beside the board, or a hand the
+            # reference caught that has gone. The ring is not the game: it just takes the picture;
+            # many cells are read afresh (misreadings are held back)
+            self.reference[self._ring_pixels] = thumb[self._ring_pixels]
+            ring_share = 0.0
+            if grid_changed.sum() > self.track.hand_cells:
+                self.fresh = True
+        if not still and (grid_changed.sum() > self.track.hand_cells or ring_share > self.track.hand_ring_share):
             self._pending = {}  # hands over the board: nothing counts until they leave
             return events
         if not grid_changed.any() and not self.fresh:
             self._pending = {}
-            self.reference = thumb  # the board at rest: follow the light
+            # the board at rest: follow the light, slowly (a hand just coming in may not show yet)
+            self.reference += REST_BLEND * (thumb - self.reference)
             return events
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
         return events + self._consider(frame_bgr, thumb, considered, t, frame)

@@ -13,7 +13,7 @@ board, plus ``hand_in_t``; ``label["bumps"]`` holds the times the camera moved.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -366,3 +366,21 @@ def write_video(path: Path, video: RenderedVideo) -> Path:
 
 def video_seed(seed: int, index: int) -> np.random.SeedSequence:
     return np.random.SeedSequence([seed, index, 0x71DE0])
+
+
+GAME_STEM = "game_{:03d}"
+
+
+def render_video_set(out_dir: Path, games: int, seed: int, settings: VideoSettings = VideoSettings(),
+                     progress: Callable[[int], None] | None = None) -> list[Path]:
+    """Writes ``games`` videos (GAME.mp4 + GAME.json); video ``i`` depends only on ``seed`` and ``i``."""
+    paths = []
+    for index in range(games):
+        video = render_video(np.random.default_rng(video_seed(seed, index)), settings)
+        video.label["seed"], video.label["index"] = seed, index
+        path = out_dir / (GAME_STEM.format(index) + ".mp4")
+        write_video(path, video)
+        paths.append(path)
+        if progress is not None:
+            progress(index + 1)
+    return paths
