@@ -52,8 +52,9 @@ class TrackConfig:
     unsure_s: float = 2.0  # a change read as ? is let go (the reference takes it) after this long
     still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
     thumb_cell_px: int = 12  # thumbnail pixels per cell
-    cell_change: float = 0.12  # mean |difference| / brightness above which a cell's picture changed
-    ring_change: float = 0.12  # the same for the blocks of the ring around the grid
+    cell_change: float = 0.11  # mean |difference| / brightness above which a cell's picture changed
+    hand_change: float = 0.2  # a cell changed this much is covered (hands), not just touched
+    ring_change: float = 0.25  # the same for the blocks of the ring around the grid
     hand_cells: int = 3  # more cells than this changing at once are hands, not a move
     hand_ring_share: float = 0.05  # share of ring blocks changed: something reaches over the edge
     doubt_share: float = 0.5  # more of the grid changed than this: the view itself is in doubt
@@ -62,6 +63,8 @@ class TrackConfig:
     lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
     trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
     moved_px: float = 2.0  # the lattice moved further than this (mean, pixels): adopt the new one
+    shift_px: float = 0.4  # the thumbnail slid this far (thumbnail pixels) against the reference: view moved
+    shift_response: float = 0.2  # ... and the correlation peak is at least this clear
     max_fresh_changes: int = 2  # right after a new lattice, more differences than this are misreadings
     min_agreement: float = 0.9  # a board located again must read like the board known (share of cells read)
     min_cells_read: int = 40  # ... over at least this many cells that are not ?
@@ -77,29 +80,76 @@ class TrackEvent:
     board: Board | None
 
 
-def thumbnail(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
-    """The grid and a ring of one cell around it, square, ``cell_px`` pixels per cell (float32 BGR).
-
-    A homography of the four outer corners: at this size the board's fold and the lens do not show."""
+def thumbnail_homography(lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
+    """Image pixels to thumbnail pixels, through the grid's four outer corners (at a thumbnail's
+    size the board's fold and the lens do not show)."""
     corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
     side = (GRID + 2) * cell_px
     inner = np.float32([[cell_px, cell_px], [side - cell_px, cell_px], [side - cell_px, side - cell_px],
                         [cell_px, side - cell_px]])
-    homography = cv2.getPerspectiveTransform(corners, inner)
-    thumb = cv2.warpPerspective(image_bgr, homography, (side, side), flags=cv2.INTER_LINEAR,
+    return cv2.getPerspectiveTransform(corners, inner)
+
+
+def local_shifts(reference: np.ndarray, thumb: np.ndarray, min_response: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where the picture slid in each quarter of the thumbnail: (N, 2) quarter centres and
+    (N, 2) shifts (thumbnail pixels), for the quarters whose correlation peak is clear
+    (a hand over a quarter blurs its peak)."""
+    a, b = reference.mean(axis=2), thumb.mean(axis=2)
+    half = a.shape[0] // 2
+    window = cv2.createHanningWindow((half, half), cv2.CV_32F)
+    centres, shifts = [], []
+    for y0 in (0, half):
+        for x0 in (0, half):
+            (dx, dy), response = cv2.phaseCorrelate(a[y0:y0 + half, x0:x0 + half], b[y0:y0 + half, x0:x0 + half],
+                                                    window)
+            if response >= min_response:
+                centres.append((x0 + half / 2, y0 + half / 2))
+                shifts.append((dx, dy))
+    return np.float32(centres).reshape(-1, 2), np.float32(shifts).reshape(-1, 2)
+
+
+def slid_lattice(lattice_xy: np.ndarray, motion: np.ndarray, cell_px: int) -> np.ndarray:
+    """The lattice moved with the picture, when the thumbnail's content moved by the (2, 3)
+    affine map ``motion`` (thumbnail pixels)."""
+    homography = thumbnail_homography(lattice_xy, cell_px)
+    in_thumb = cv2.perspectiveTransform(lattice_xy.reshape(-1, 1, 2).astype(np.float64), homography)
+    moved = cv2.transform(in_thumb, motion.astype(np.float64))
+    return cv2.perspectiveTransform(moved, np.linalg.inv(homography)).reshape(lattice_xy.shape).astype(np.float32)
+
+
+def picture_motion(reference: np.ndarray, thumb: np.ndarray, min_response: float) -> np.ndarray | None:
+    """The (2, 3) affine map that carries the reference's content to where it is in ``thumb``:
+    from the quarters' shifts (a turn and a slide), or the whole picture's slide when fewer
+    than three quarters are clear; None when nothing is clear."""
+    centres, shifts = local_shifts(reference, thumb, min_response)
+    if len(centres) >= 3:
+        motion, _ = cv2.estimateAffinePartial2D(centres, centres + shifts)
+        if motion is not None:
+            return motion
+    (dx, dy), response = cv2.phaseCorrelate(reference.mean(axis=2), thumb.mean(axis=2))
+    return np.float32([[1, 0, dx], [0, 1, dy]]) if response >= min_response else None
+
+
+def thumbnail(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
+    """The grid and a ring of one cell around it, square, ``cell_px`` pixels per cell (float32 BGR)."""
+    side = (GRID + 2) * cell_px
+    thumb = cv2.warpPerspective(image_bgr, thumbnail_homography(lattice_xy, cell_px), (side, side),
+                                flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     # soft, so that a lattice a pixel or two off does not look like change; a chip still does
     return cv2.GaussianBlur(thumb.astype(np.float32), (0, 0), THUMB_BLUR * cell_px)
 
 
 def block_change(thumb: np.ndarray, reference: np.ndarray, cell_px: int) -> np.ndarray:
-    """(12, 12) mean absolute difference per cell-sized block, over the reference's brightness,
-    after matching the overall exposure (light drifts; a move changes one block)."""
+    """(12, 12) mean absolute difference in the middle of each cell-sized block (where a chip
+    lies), over the reference's brightness there, after matching the overall exposure (light
+    drifts; a move changes one block)."""
     gain = np.median(thumb, axis=(0, 1)) / np.maximum(np.median(reference, axis=(0, 1)), 1.0)
     diff = cv2.absdiff(thumb, reference * gain.astype(np.float32)).sum(axis=2)
-    n = GRID + 2
-    per_block = diff.reshape(n, cell_px, n, cell_px).mean(axis=(1, 3))
-    brightness = reference.sum(axis=2).reshape(n, cell_px, n, cell_px).mean(axis=(1, 3))
+    n, q = GRID + 2, cell_px // 4
+    middle = np.s_[:, q : cell_px - q, :, q : cell_px - q]
+    per_block = diff.reshape(n, cell_px, n, cell_px)[middle].mean(axis=(1, 3))
+    brightness = reference.sum(axis=2).reshape(n, cell_px, n, cell_px)[middle].mean(axis=(1, 3))
     return per_block / (brightness + 30.0)
 
 
@@ -108,6 +158,7 @@ THUMB_BLUR = 0.12  # blur of the thumbnail, in cells
 RING = np.ones((GRID + 2, GRID + 2), bool)
 RING[1:-1, 1:-1] = False
 REST_BLEND = 0.2  # share of a frame at rest that the reference takes
+SLIDE_STEPS = 2  # rounds of sliding the lattice with the picture
 
 
 def ring_pixels(cell_px: int) -> np.ndarray:
@@ -155,7 +206,7 @@ class Tracker:
             self._still_since = t
         self._previous = thumb
         grid_changed = change[1:-1, 1:-1] > self.track.cell_change
-        if grid_changed.mean() > self.track.doubt_share:
+        if grid_changed.mean() > self.track.doubt_share or (grid_changed.any() and self._shifted(thumb)):
             return self._doubt(frame_bgr, t, frame)
         events = []
         self._doubt_since = None
@@ -163,6 +214,7 @@ class Tracker:
             self.lost = False
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
+        covered = int((change[1:-1, 1:-1] > self.track.hand_change).sum())
         still = t - self._still_since >= self.track.still_s
         if still:
             # unlike the reference yet still: something left beside the board, or a hand the
@@ -170,9 +222,9 @@ class Tracker:
             # many cells are read afresh (misreadings are held back)
             self.reference[self._ring_pixels] = thumb[self._ring_pixels]
             ring_share = 0.0
-            if grid_changed.sum() > self.track.hand_cells:
+            if covered > self.track.hand_cells:
                 self.fresh = True
-        if not still and (grid_changed.sum() > self.track.hand_cells or ring_share > self.track.hand_ring_share):
+        if not still and (covered > self.track.hand_cells or ring_share > self.track.hand_ring_share):
             self._pending = {}  # hands over the board: nothing counts until they leave
             return events
         if not grid_changed.any() and not self.fresh:
@@ -293,7 +345,14 @@ class Tracker:
             self._doubt_since = t
         events = []
         doubted = t - self._doubt_since
-        if doubted >= self.track.relocate_after_s and t - self._last_locate >= self.track.relocate_every_s:
+        settled = t - self._still_since >= self.track.relocate_after_s  # not while hands move
+        if settled and self._slide(frame_bgr):
+            self._doubt_since = None
+            if self.lost:
+                self.lost = False
+                events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+            return events
+        if settled and t - self._last_locate >= self.track.relocate_every_s:
             analysis = self._locate(frame_bgr, t)
             turns = self._fitting_turn(analysis) if analysis is not None else None
             trust = doubted >= self.track.trust_after_s
@@ -308,6 +367,38 @@ class Tracker:
             self.lost = True
             events.append(TrackEvent(BOARD_LOST, t, frame, None))
         return events
+
+    def _shift(self, thumb: np.ndarray) -> tuple[float, float] | None:
+        """How far the picture slid against the reference (thumbnail pixels), None when unclear."""
+        assert self.reference is not None
+        (dx, dy), response = cv2.phaseCorrelate(self.reference.mean(axis=2), thumb.mean(axis=2))
+        return (dx, dy) if response >= self.track.shift_response else None
+
+    def _shifted(self, thumb: np.ndarray) -> bool:
+        """The whole picture slid: the camera or the board moved (hands change only part of it,
+        which does not move the correlation peak)."""
+        shift = self._shift(thumb)
+        return shift is not None and float(np.hypot(*shift)) > self.track.shift_px
+
+    def _slide(self, frame_bgr: np.ndarray) -> bool:
+        """Follows a small move of the camera by moving the lattice with the picture; True when
+        the board then looks much as it did (the cheap fix; locating again is the thorough one).
+        The picture through the moved lattice becomes the reference, and the board is read afresh."""
+        assert self.lattice is not None and self.reference is not None
+        cell_px = self.track.thumb_cell_px
+        lattice = self.lattice
+        for _ in range(SLIDE_STEPS):
+            motion = picture_motion(self.reference, thumbnail(frame_bgr, lattice, cell_px), self.track.shift_response)
+            if motion is None:
+                return False
+            lattice = slid_lattice(lattice, motion, cell_px)
+        thumb = thumbnail(frame_bgr, lattice, cell_px)
+        changed = block_change(thumb, self.reference, cell_px)[1:-1, 1:-1] > self.track.cell_change
+        if self._shifted(thumb) or changed.mean() > self.track.doubt_share:
+            return False
+        self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
+        self.fresh = True
+        return True
 
     def _moved(self, analysis: Analysis, turns: int) -> bool:
         assert self.lattice is not None
