@@ -215,7 +215,8 @@ class Tracker:
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
         covered = int((change[1:-1, 1:-1] > self.track.hand_change).sum())
-        still = t - self._still_since >= self.track.still_s
+        # a reference taken just after the view moved may hold a hand: it is provisional
+        still = t - self._still_since >= (self.track.stable_s if self.fresh else self.track.still_s)
         if still:
             # unlike the reference yet still: something left beside the board, or a hand the
             # reference caught that has gone. The ring is not the game: it just takes the picture;
