@@ -1,4 +1,4 @@
-"""Where the bundled sample photos live: `sample_images/` at the top of the source tree."""
+"""Where the bundled samples live: `sample_images/` at the top of the source tree (photos and a demo video)."""
 
 from __future__ import annotations
 

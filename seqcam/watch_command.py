@@ -92,10 +92,10 @@ class EventWriter:
 
     def write(self, line: dict[str, Any]) -> None:
         text = json.dumps(line)
-        print(text if self.as_json else event_text(line), file=self.stdout, flush=True)
-        if self.record is not None:
+        if self.record is not None:  # first: whatever is shown is already kept
             self.record.write(text + "\n")
             self.record.flush()
+        print(text if self.as_json else event_text(line), file=self.stdout, flush=True)
         self.moves += line["type"] in ("placed", "removed")
 
 

@@ -3,18 +3,22 @@
 The first frame in which the board is found is read in full (``analyze_image``: locating,
 orientation). After that every frame is warped, with the lattice already known, to a small
 thumbnail of the grid and a ring of one cell around it, and compared with a reference
-thumbnail of the board at rest:
+thumbnail of the board at rest, cell by cell where a chip lies:
 
-- nothing changed: the board rests (the reference follows the light);
-- a few cells changed and nothing crossed the ring: the cells are read (the pipeline's read
-  stage only) and a reading that differs from the accepted board is a *candidate*, accepted
-  once it has stayed the same for ``stable_s`` seconds and ``stable_frames`` frames;
-- many cells, or the ring, changed: hands are over the board, nothing counts;
-- most of the board changed for a while: the board is located again; if it now lies
-  elsewhere (the camera was bumped) the new lattice is adopted, turned to agree with the
-  board as it was; if it cannot be found for ``lost_after_s``, the board is reported lost.
+- nothing changed: the board rests, and the reference slowly follows the light;
+- a few cells changed and nothing crossed the ring: those cells are read (the pipeline's
+  read stage only). A cell whose reading holds for ``stable_s`` seconds and
+  ``stable_frames`` frames is settled; settled new chips and emptied cells are accepted
+  together, and the reference takes the cells' new picture;
+- many cells covered, or the ring crossed: hands are over the board, nothing counts;
+- the whole picture slid, or most of it changed: once the picture is still, the lattice is
+  moved with it (phase correlation per quarter of the thumbnail), else the board is located
+  again and the new lattice kept, turned to agree with the board as it was, if the board
+  then looks as before; the whole board is then read afresh, where more than
+  ``max_fresh_changes`` differences are misreadings, not moves. Not found for
+  ``lost_after_s``: the board is reported lost.
 
-Only cells whose picture changed are considered, so a cell that the reader calls differently
+Only cells whose picture changed are read, so a cell that the reader calls differently
 from one frame to the next never makes a move on its own.
 
 >>> tracker = Tracker(2)
@@ -234,13 +238,16 @@ class Tracker:
             self.reference += REST_BLEND * (thumb - self.reference)
             return events
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
-        return events + self._consider(frame_bgr, thumb, considered, t, frame)
+        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells)
 
-    def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int) -> list[TrackEvent]:
+    def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
+                  covered: bool = False) -> list[TrackEvent]:
         """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
         is settled: a new chip or an empty cell is accepted (all settled cells of a moment
         together, so two chips placed at once stay one change), a reading that equals the
-        board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture."""
+        board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture.
+        While many cells stay ``covered`` (a hand resting, or a reference that caught one) no
+        change is accepted: the cells that read as before are let go until few are left."""
         assert self.board is not None
         reading = self.read(frame_bgr)
         pending = {}
@@ -256,9 +263,12 @@ class Tracker:
                    if c not in settled and s not in (UNKNOWN, self.board.cells[c])]
         if waiting:
             return []  # a change still settling: accept it together with the others
+        # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in changes
-                      and (settled[c] != UNKNOWN or t - pending[c][1] >= self.track.unsure_s)]
-        if self.fresh and len(changes) > self.track.max_fresh_changes:
+                      and (settled[c] != UNKNOWN or (not covered and t - pending[c][1] >= self.track.unsure_s))]
+        if covered:
+            changes = {}  # what shows under a resting hand is no move
+        elif self.fresh and len(changes) > self.track.max_fresh_changes:
             letting_go += list(changes)  # a new view read differently, not moves made while it moved
             changes = {}
         self._take_reference(thumb, letting_go + list(changes))
