@@ -54,8 +54,8 @@ class Follower:
                 if first:
                     assert tracked.board is not None
                     self.referee = LiveReferee(self.team_count, tracked.board)
-                lines.append(event_line(t, frame, LiveEvent("board_found", None, None, None,
-                                                            FOUND_DETAIL if first else REFOUND_DETAIL)))
+                detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *tracked.warnings])
+                lines.append(event_line(t, frame, LiveEvent("board_found", None, None, None, detail)))
             elif tracked.kind == BOARD_LOST:
                 lines.append(event_line(t, frame, LiveEvent("board_lost", None, None, None, LOST_DETAIL)))
             elif tracked.kind == BOARD_CHANGED and self.referee is not None and tracked.board is not None:

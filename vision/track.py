@@ -82,6 +82,7 @@ class TrackEvent:
     t: float  # source time, seconds
     frame: int
     board: Board | None
+    warnings: tuple[str, ...] = ()  # what the first reading doubted (the printed top, say)
 
 
 def thumbnail_homography(lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
@@ -318,7 +319,7 @@ class Tracker:
             return []
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
-        return [TrackEvent(BOARD_FOUND, t, frame, self.board)]
+        return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
 
     def _fitting_turn(self, analysis: Analysis) -> int | None:
         """The quarter turn under which a board located again reads like the board known (a
