@@ -53,6 +53,7 @@ class TrackConfig:
 
     stable_s: float = 0.5  # a new reading must hold this long (source time) to be accepted
     stable_frames: int = 3  # ... and over at least this many frames looked at
+    same_move_s: float = 0.3  # changes first seen within this of each other belong to one move
     unsure_s: float = 2.0  # a change read as ? is let go (the reference takes it) after this long
     still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
     thumb_cell_px: int = 12  # thumbnail pixels per cell
@@ -62,7 +63,7 @@ class TrackConfig:
     hand_cells: int = 3  # more cells than this changing at once are hands, not a move
     hand_ring_share: float = 0.05  # share of ring blocks changed: something reaches over the edge
     doubt_share: float = 0.5  # more of the grid changed than this: the view itself is in doubt
-    relocate_after_s: float = 0.2  # doubt this long before locating the board again
+    relocate_after_s: float = 0.5  # the picture still this long before the view is fitted again
     relocate_every_s: float = 0.4  # and at most this often
     lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
     trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
@@ -95,44 +96,50 @@ def thumbnail_homography(lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
     return cv2.getPerspectiveTransform(corners, inner)
 
 
-def local_shifts(reference: np.ndarray, thumb: np.ndarray, min_response: float) -> tuple[np.ndarray, np.ndarray]:
-    """Where the picture slid in each quarter of the thumbnail: (N, 2) quarter centres and
-    (N, 2) shifts (thumbnail pixels), for the quarters whose correlation peak is clear
-    (a hand over a quarter blurs its peak)."""
+def local_shifts(reference: np.ndarray, thumb: np.ndarray, min_response: float, parts: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Where the picture slid in each of ``parts`` x ``parts`` windows of the thumbnail: (N, 2)
+    window centres and (N, 2) shifts (thumbnail pixels), for the windows whose correlation
+    peak is clear (a hand over a window blurs its peak)."""
     a, b = reference.mean(axis=2), thumb.mean(axis=2)
-    half = a.shape[0] // 2
-    window = cv2.createHanningWindow((half, half), cv2.CV_32F)
+    size = a.shape[0] // parts
+    window = cv2.createHanningWindow((size, size), cv2.CV_32F)
     centres, shifts = [], []
-    for y0 in (0, half):
-        for x0 in (0, half):
-            (dx, dy), response = cv2.phaseCorrelate(a[y0:y0 + half, x0:x0 + half], b[y0:y0 + half, x0:x0 + half],
+    for y0 in range(0, parts * size, size):
+        for x0 in range(0, parts * size, size):
+            (dx, dy), response = cv2.phaseCorrelate(a[y0:y0 + size, x0:x0 + size], b[y0:y0 + size, x0:x0 + size],
                                                     window)
             if response >= min_response:
-                centres.append((x0 + half / 2, y0 + half / 2))
+                centres.append((x0 + size / 2, y0 + size / 2))
                 shifts.append((dx, dy))
     return np.float32(centres).reshape(-1, 2), np.float32(shifts).reshape(-1, 2)
 
 
 def slid_lattice(lattice_xy: np.ndarray, motion: np.ndarray, cell_px: int) -> np.ndarray:
-    """The lattice moved with the picture, when the thumbnail's content moved by the (2, 3)
-    affine map ``motion`` (thumbnail pixels)."""
+    """The lattice moved with the picture, when the thumbnail's content moved by the (3, 3)
+    homography ``motion`` (thumbnail pixels)."""
     homography = thumbnail_homography(lattice_xy, cell_px)
     in_thumb = cv2.perspectiveTransform(lattice_xy.reshape(-1, 1, 2).astype(np.float64), homography)
-    moved = cv2.transform(in_thumb, motion.astype(np.float64))
+    moved = cv2.perspectiveTransform(in_thumb, motion.astype(np.float64))
     return cv2.perspectiveTransform(moved, np.linalg.inv(homography)).reshape(lattice_xy.shape).astype(np.float32)
 
 
-def picture_motion(reference: np.ndarray, thumb: np.ndarray, min_response: float) -> np.ndarray | None:
-    """The (2, 3) affine map that carries the reference's content to where it is in ``thumb``:
-    from the quarters' shifts (a turn and a slide), or the whole picture's slide when fewer
-    than three quarters are clear; None when nothing is clear."""
-    centres, shifts = local_shifts(reference, thumb, min_response)
-    if len(centres) >= 3:
-        motion, _ = cv2.estimateAffinePartial2D(centres, centres + shifts)
+def picture_motion(reference: np.ndarray, thumb: np.ndarray, min_response: float, parts: int) -> np.ndarray | None:
+    """The (3, 3) map that carries the reference's content to where it is in ``thumb``: a
+    homography from the windows' shifts when at least four are clear (a tilt of the camera
+    shows), else a turn and a slide from three, else the whole picture's slide; None when
+    nothing is clear."""
+    centres, shifts = local_shifts(reference, thumb, min_response, parts)
+    if len(centres) >= 4:
+        motion, _ = cv2.findHomography(centres, centres + shifts, 0)
         if motion is not None:
             return motion
+    if len(centres) == 3:
+        affine, _ = cv2.estimateAffinePartial2D(centres, centres + shifts)
+        if affine is not None:
+            return np.vstack([affine, [0.0, 0.0, 1.0]])
     (dx, dy), response = cv2.phaseCorrelate(reference.mean(axis=2), thumb.mean(axis=2))
-    return np.float32([[1, 0, dx], [0, 1, dy]]) if response >= min_response else None
+    return np.float64([[1, 0, dx], [0, 1, dy], [0, 0, 1]]) if response >= min_response else None
 
 
 def thumbnail(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
@@ -163,7 +170,7 @@ THUMB_BLUR = 0.12  # blur of the thumbnail, in cells
 RING = np.ones((GRID + 2, GRID + 2), bool)
 RING[1:-1, 1:-1] = False
 REST_BLEND = 0.2  # share of a frame at rest that the reference takes
-SLIDE_STEPS = 2  # rounds of sliding the lattice with the picture
+SLIDE_WINDOWS = (2, 3, 3)  # rounds of sliding the lattice with the picture: windows per side
 
 
 def ring_pixels(cell_px: int) -> np.ndarray:
@@ -231,8 +238,7 @@ class Tracker:
             if covered > self.track.hand_cells:
                 self.fresh = True
         if not still and (covered > self.track.hand_cells or ring_share > self.track.hand_ring_share):
-            self._pending = {}  # hands over the board: nothing counts until they leave
-            return events
+            return events  # hands over the board: nothing counts until they leave (what settled before waits)
         if not grid_changed.any() and not self.fresh:
             self._pending = {}
             # the board at rest: follow the light, slowly (a hand just coming in may not show yet)
@@ -259,13 +265,16 @@ class Tracker:
         self._pending = pending
         settled = {c: symbol for c, (symbol, since, frames) in pending.items()
                    if t - since >= self.track.stable_s and frames >= self.track.stable_frames}
-        changes = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
-        waiting = [c for c, (s, _, _) in pending.items()
-                   if c not in settled and s not in (UNKNOWN, self.board.cells[c])]
+        new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
+        # one move's changes appear together; a later one (a move seen late) waits its turn
+        first = min((pending[c][1] for c in new), default=t)
+        changes = {c: s for c, s in new.items() if pending[c][1] - first <= self.track.same_move_s}
+        waiting = [c for c, (s, since, _) in pending.items() if c not in settled
+                   and s not in (UNKNOWN, self.board.cells[c]) and since - first <= self.track.same_move_s]
         if waiting:
-            return []  # a change still settling: accept it together with the others
+            return []  # a change of the same move still settling: accept them together
         # a cell read ? for long is let go too, but not while a hand may be resting on it
-        letting_go = [c for c in settled if c not in changes
+        letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c][1] >= self.track.unsure_s))]
         if covered:
             changes = {}  # what shows under a resting hand is no move
@@ -395,21 +404,24 @@ class Tracker:
     def _slide(self, frame_bgr: np.ndarray) -> bool:
         """Follows a small move of the camera by moving the lattice with the picture; True when
         the board then looks much as it did (the cheap fix; locating again is the thorough one).
-        The picture through the moved lattice becomes the reference, and the board is read afresh."""
+        """
         assert self.lattice is not None and self.reference is not None
         cell_px = self.track.thumb_cell_px
         lattice = self.lattice
-        for _ in range(SLIDE_STEPS):
-            motion = picture_motion(self.reference, thumbnail(frame_bgr, lattice, cell_px), self.track.shift_response)
+        for parts in SLIDE_WINDOWS:
+            motion = picture_motion(self.reference, thumbnail(frame_bgr, lattice, cell_px), self.track.shift_response,
+                                    parts)
             if motion is None:
                 return False
             lattice = slid_lattice(lattice, motion, cell_px)
         thumb = thumbnail(frame_bgr, lattice, cell_px)
-        changed = block_change(thumb, self.reference, cell_px)[1:-1, 1:-1] > self.track.cell_change
-        if self._shifted(thumb) or changed.mean() > self.track.doubt_share:
+        change = block_change(thumb, self.reference, cell_px)[1:-1, 1:-1]
+        if self._shifted(thumb) or (change > self.track.cell_change).mean() > self.track.doubt_share:
             return False
-        self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
-        self.fresh = True
+        # the reference stays: it shows the board at rest, where this picture may show a hand;
+        # where the two still differ much, every cell is read afresh
+        self.lattice, self._previous, self._pending = lattice, thumb, {}
+        self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
         return True
 
     def _moved(self, analysis: Analysis, turns: int) -> bool:
