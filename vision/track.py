@@ -1,7 +1,7 @@
 """Following a board through a video: locate it once, then watch it cheaply.
 
-The first frame in which the board is found is read in full (``analyze_image``: locating,
-orientation). After that every frame is warped, with the lattice already known, to a small
+The board is located and read in full (``analyze_image``: locating, orientation) until two
+locatings in a row agree. After that every frame is warped, with the lattice already known, to a small
 thumbnail of the grid and a ring of one cell around it, and compared with a reference
 thumbnail of the board at rest, cell by cell where a chip lies:
 
@@ -203,6 +203,7 @@ class Tracker:
         self._still_since = 0.0
         self._ring_pixels = ring_pixels(self.track.thumb_cell_px)
         self._last_locate = -np.inf
+        self._first_fit: Analysis | None = None  # the last locating before the board is taken
         self.reads = 0  # full reads of the cells (for measuring)
         self.locates = 0
 
@@ -324,11 +325,19 @@ class Tracker:
         if t - self._last_locate < self.track.relocate_every_s:
             return []
         analysis = self._locate(frame_bgr, t)
-        if analysis is None:
-            return []
+        first, self._first_fit = self._first_fit, analysis
+        if analysis is None or first is None or not self._same_fit(first, analysis):
+            return []  # a board is taken when two locatings agree: one can be a fluke (a hand, clutter)
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
+
+    def _same_fit(self, a: Analysis, b: Analysis) -> bool:
+        """The same grid, printed top alike, read much alike."""
+        if lattice_distance(a.lattice_xy, b.lattice_xy) > self.track.moved_px:
+            return False
+        pairs = [(x, y) for x, y in zip(a.board.cells, b.board.cells) if UNKNOWN not in (x, y)]
+        return sum(x == y for x, y in pairs) >= self.track.min_agreement * max(len(pairs), 1)
 
     def _fitting_turn(self, analysis: Analysis) -> int | None:
         """The quarter turn under which a board located again reads like the board known (a

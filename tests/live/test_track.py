@@ -47,7 +47,9 @@ def test_every_move_of_the_demo_and_nothing_else(demo) -> None:
 
 
 def _tracker_on(frame: np.ndarray) -> Tracker:
+    """A tracker that has taken the board: two locatings agree (0.4 s apart)."""
     tracker = Tracker(2)
+    assert tracker.feed(frame, -0.4, 0) == []
     assert [e.kind for e in tracker.feed(frame, 0.0, 0)] == [BOARD_FOUND]
     return tracker
 
