@@ -67,6 +67,7 @@ class TrackConfig:
     relocate_every_s: float = 0.4  # and at most this often
     lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
     trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
+    same_fit_cells: float = 0.25  # two locatings this close (cell widths, mean) found the same grid
     moved_px: float = 2.0  # the lattice moved further than this (mean, pixels): adopt the new one
     shift_px: float = 0.4  # the thumbnail slid this far (thumbnail pixels) against the reference: view moved
     shift_response: float = 0.2  # ... and the correlation peak is at least this clear
@@ -203,7 +204,7 @@ class Tracker:
         self._still_since = 0.0
         self._ring_pixels = ring_pixels(self.track.thumb_cell_px)
         self._last_locate = -np.inf
-        self._first_fit: Analysis | None = None  # the last locating before the board is taken
+        self._first_fit: Analysis | None = None  # the last board located before one is taken
         self.reads = 0  # full reads of the cells (for measuring)
         self.locates = 0
 
@@ -325,16 +326,19 @@ class Tracker:
         if t - self._last_locate < self.track.relocate_every_s:
             return []
         analysis = self._locate(frame_bgr, t)
+        if analysis is None:
+            return []
         first, self._first_fit = self._first_fit, analysis
-        if analysis is None or first is None or not self._same_fit(first, analysis):
+        if first is None or not self._same_fit(first, analysis):
             return []  # a board is taken when two locatings agree: one can be a fluke (a hand, clutter)
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
 
     def _same_fit(self, a: Analysis, b: Analysis) -> bool:
-        """The same grid, printed top alike, read much alike."""
-        if lattice_distance(a.lattice_xy, b.lattice_xy) > self.track.moved_px:
+        """The same grid (within a fraction of a cell), printed top alike, read much alike."""
+        cell = float(np.linalg.norm(a.lattice_xy[0, GRID] - a.lattice_xy[0, 0])) / GRID
+        if lattice_distance(a.lattice_xy, b.lattice_xy) > self.track.same_fit_cells * cell:
             return False
         pairs = [(x, y) for x, y in zip(a.board.cells, b.board.cells) if UNKNOWN not in (x, y)]
         return sum(x == y for x, y in pairs) >= self.track.min_agreement * max(len(pairs), 1)
