@@ -95,6 +95,11 @@ class LiveReferee:
             self.to_play, self.cleared = None, None  # whose turn it is can no longer be told
         return events
 
+    def lose_track(self) -> None:
+        """Moves may have gone unseen (the board was out of view): whose turn it is is unknown
+        until the next chip placed, so nobody is wrongly called out of turn."""
+        self.to_play, self.cleared = None, None
+
     def _claim(self, team: Team, c: Cell) -> list[LiveEvent]:
         options = new_sequence_options(self.board.cells, c, team, self.claimed)
         chosen = options[0]

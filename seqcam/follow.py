@@ -54,6 +54,8 @@ class Follower:
                 if first:
                     assert tracked.board is not None
                     self.referee = LiveReferee(self.team_count, tracked.board)
+                else:
+                    self.referee.lose_track()
                 detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *tracked.warnings])
                 lines.append(event_line(t, frame, LiveEvent("board_found", None, None, None, detail)))
             elif tracked.kind == BOARD_LOST:

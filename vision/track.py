@@ -28,7 +28,7 @@ from one frame to the next never makes a move on its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -56,6 +56,7 @@ class TrackConfig:
     same_move_s: float = 0.3  # changes first seen within this of each other belong to one move
     unsure_s: float = 2.0  # a change read as ? is let go (the reference takes it) after this long
     still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
+    stuck_s: float = 3.0  # read afresh this long yet unlike the reference: the picture at rest is taken as it is
     thumb_cell_px: int = 12  # thumbnail pixels per cell
     cell_change: float = 0.11  # mean |difference| / brightness above which a cell's picture changed
     hand_change: float = 0.2  # a cell changed this much is covered (hands), not just touched
@@ -204,6 +205,7 @@ class Tracker:
         self._still_since = 0.0
         self._ring_pixels = ring_pixels(self.track.thumb_cell_px)
         self._last_locate = -np.inf
+        self._fresh_since: float | None = None  # when the reading afresh began
         self._first_fit: Analysis | None = None  # the last board located before one is taken
         self.reads = 0  # full reads of the cells (for measuring)
         self.locates = 0
@@ -229,6 +231,13 @@ class Tracker:
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
         covered = int((change[1:-1, 1:-1] > self.track.hand_change).sum())
+        self._fresh_since = (self._fresh_since if self._fresh_since is not None else t) if self.fresh else None
+        if (self._fresh_since is not None and t - self._fresh_since >= self.track.stuck_s
+                and covered > self.track.hand_cells and t - self._still_since >= self.track.stable_s):
+            # read afresh for long and still unlike the reference where nothing moves now: the
+            # picture becomes the board at rest as it is known (no move is guessed from it)
+            self.reference, self.fresh, self._pending = thumb.copy(), False, {}
+            return events
         # a reference taken just after the view moved may hold a hand: it is provisional
         still = t - self._still_since >= (self.track.stable_s if self.fresh else self.track.still_s)
         if still:
@@ -331,6 +340,7 @@ class Tracker:
         first, self._first_fit = self._first_fit, analysis
         if first is None or not self._same_fit(first, analysis):
             return []  # a board is taken when two locatings agree: one can be a fluke (a hand, clutter)
+        analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]

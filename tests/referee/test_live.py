@@ -93,3 +93,11 @@ def test_a_game_joined_late_counts_the_sequences_already_on_the_board() -> None:
     live = LiveReferee(2, _board(*row, *column))
     events = live.observe(_board(*row, *column, (4, 9, "B")))
     assert [e.type for e in events] == ["placed", "sequence", "winner"]
+
+
+def test_after_losing_track_nobody_is_out_of_turn() -> None:
+    live = LiveReferee(2, Board.empty())
+    live.observe(_board((4, 4, "B")))
+    live.lose_track()  # green's move may have gone unseen
+    assert _codes(live.observe(_board((4, 4, "B"), (1, 1, "B")))) == []
+    assert _codes(live.observe(_board((4, 4, "B"), (1, 1, "B"), (2, 2, "B")))) == ["out_of_turn"]
