@@ -343,7 +343,7 @@ class Tracker:
         analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
-        return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
+        return [TrackEvent(BOARD_FOUND, t, frame, self.board, tuple(str(w) for w in analysis.warnings))]
 
     def _same_fit(self, a: Analysis, b: Analysis) -> bool:
         """The same grid (within a fraction of a cell), printed top alike, read much alike."""
