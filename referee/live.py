@@ -48,8 +48,21 @@ def sequences_on(board: Board, team: Team) -> list[Sequence]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What the live referee knew before a change, so that the players can take it back."""
+
+    board: Board
+    claimed: tuple[Sequence, ...]
+    protected: frozenset[Cell]
+    to_play: Team | None
+    cleared: tuple[Cell, Team] | None
+    winner: Team | None
+
+
 class LiveReferee:
-    """The game as seen so far; ``observe`` each new accepted reading of the board."""
+    """The game as seen so far; ``observe`` each new accepted reading of the board, ``undo``
+    what the players take back."""
 
     def __init__(self, team_count: int, board: Board) -> None:
         """``board`` is the first reading: a game may be joined at any point."""
@@ -62,6 +75,7 @@ class LiveReferee:
         self.to_play: Team | None = None  # unknown until a team places a chip
         self.cleared: tuple[Cell, Team] | None = None
         self.winner: Team | None = self._leader()
+        self._history: list[_Seen] = []
 
     def observe(self, after: Board) -> list[LiveEvent]:
         """The events between the last reading and ``after``; cells hidden in ``after`` keep
@@ -80,6 +94,9 @@ class LiveReferee:
             events.append(LiveEvent("violation", move.team, violation.cells[0] if violation.cells else None,
                                     violation.cells, f"{violation.kind.value}: {violation.message}"))
         remover = self._remover(move.team) if move.kind == MoveKind.REMOVED else None
+        if after != self.board:
+            self._history.append(_Seen(self.board, tuple(self.claimed), frozenset(self.protected), self.to_play,
+                                       self.cleared, self.winner))
         self.board = after
         if move.kind == MoveKind.PLACED and move.team is not None and move.cell is not None:
             events += self._claim(move.team, move.cell)
@@ -94,6 +111,22 @@ class LiveReferee:
         elif move.kind == MoveKind.SEVERAL:
             self.to_play, self.cleared = None, None  # whose turn it is can no longer be told
         return events
+
+    def undo(self) -> Board:
+        """Takes back the last change (the players say it did not happen, or was misread) and
+        returns the board as it was before it. Raises ``ValueError`` when nothing is left to undo.
+
+        >>> live = LiveReferee(2, Board.empty())
+        >>> _ = live.observe(Board.empty().with_cell(44, "B"))
+        >>> live.undo() == Board.empty(), live.to_play
+        (True, None)
+        """
+        if not self._history:
+            raise ValueError("Nothing to undo: no move has been seen since the game was joined.")
+        seen = self._history.pop()
+        self.board, self.claimed, self.protected = seen.board, list(seen.claimed), set(seen.protected)
+        self.to_play, self.cleared, self.winner = seen.to_play, seen.cleared, seen.winner
+        return self.board
 
     def lose_track(self) -> None:
         """Moves may have gone unseen (the board was out of view): whose turn it is is unknown

@@ -63,3 +63,11 @@ class Follower:
             elif tracked.kind == BOARD_CHANGED and self.referee is not None and tracked.board is not None:
                 lines += [event_line(t, frame, e) for e in self.referee.observe(tracked.board)]
         return lines
+
+    def undo(self) -> None:
+        """The players take back the last change: the referee forgets it and the tracker takes
+        the board as it was (a chip still on the table is then read again only if its picture
+        changes). Raises ``ValueError`` when nothing is left to undo."""
+        if self.referee is None:
+            raise ValueError("Nothing to undo: the board has not been found yet.")
+        self.tracker.board = self.referee.undo()

@@ -90,3 +90,17 @@ def test_a_bumped_camera_is_followed_without_events(demo) -> None:
     assert events == []
     expected = cv2.transform(before.reshape(-1, 1, 2), turn).reshape(before.shape)
     assert np.abs(tracker.lattice - expected).mean() < 1.5
+
+
+def test_undo_takes_the_last_move_back_in_the_referee_and_the_tracker(demo) -> None:
+    frames, label = demo
+    follower = Follower(2)
+    for k, frame in enumerate(frames):
+        if any(line["type"] in ("placed", "removed") for line in follower.feed(frame, k / label["fps"], k)):
+            break
+    assert follower.referee is not None
+    seen = follower.referee.board
+    follower.undo()
+    assert follower.tracker.board == follower.referee.board != seen
+    first = label["events"][0]
+    assert follower.referee.board.cells[first["cell"][0] * 10 + first["cell"][1]] == "B"  # the removed chip is back

@@ -101,3 +101,16 @@ def test_after_losing_track_nobody_is_out_of_turn() -> None:
     live.lose_track()  # green's move may have gone unseen
     assert _codes(live.observe(_board((4, 4, "B"), (1, 1, "B")))) == []
     assert _codes(live.observe(_board((4, 4, "B"), (1, 1, "B"), (2, 2, "B")))) == ["out_of_turn"]
+
+
+def test_undo_takes_back_a_move_and_its_sequence() -> None:
+    row = [(0, c, "B") for c in range(1, 5)]
+    live = LiveReferee(2, _board(*row[:3], (5, 5, "G")))
+    before = live.board
+    events = live.observe(_board(*row, (5, 5, "G")))
+    assert [e.type for e in events] == ["placed", "sequence"]
+    assert live.undo() == before and live.claimed == [] and not live.protected and live.to_play is None
+    assert [e.type for e in live.observe(_board(*row, (5, 5, "G")))] == ["placed", "sequence"]  # seen again
+    live.undo()
+    with pytest.raises(ValueError):
+        live.undo()
