@@ -207,7 +207,7 @@ class Tracker:
         self._last_locate = -np.inf
         self._fresh_since: float | None = None  # when the reading afresh began
         self._first_fit: Analysis | None = None  # the last board located before one is taken
-        self.reads = 0  # full reads of the cells (for measuring)
+        self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
 
     # --- the frame loop ------------------------------------------------------------------
