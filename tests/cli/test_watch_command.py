@@ -7,11 +7,12 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from seqcam.cli import main
 from seqcam.samples import default_video
-from seqcam.watch_command import parse_source, run_watch
+from seqcam.watch_command import parse_source, run_watch, sampled_frames
 
 DESIGN_FIELDS = {"t", "frame", "type", "team", "cell", "cells", "detail"}
 EVENT_TYPES = {"placed", "removed", "sequence", "winner", "violation", "board_lost", "board_found"}
@@ -106,3 +107,48 @@ def test_sources() -> None:
     assert parse_source("2").spec == 2 and parse_source("2").live
     assert parse_source("http://phone:8080/video").live
     assert not parse_source("game.mp4").live
+
+
+class FakeCapture:
+    """A source of ``count`` blank frames at ``fps``, then nothing (a file's end, or a camera unplugged)."""
+
+    def __init__(self, count: int, fps: float = 30.0) -> None:
+        self.left, self.fps, self.decoded = count, fps, 0
+
+    def get(self, prop: int) -> float:
+        return self.fps
+
+    def grab(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
+
+    def read(self):
+        if not self.grab():
+            return False, None
+        self.decoded += 1
+        return True, np.zeros((36, 64, 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_file_is_sampled_by_its_timestamps() -> None:
+    capture = FakeCapture(90)  # 3 s at 30 fps
+    times = [t for _, t, _ in sampled_frames(capture, parse_source("game.mp4"), 10.0, time.monotonic())]
+    assert len(times) == capture.decoded == 30  # 10 a second, the others only grabbed
+    assert np.allclose(times[:3], [0.0, 0.1, 0.2])
+
+
+def test_a_camera_that_stops_is_reconnected_then_given_up(monkeypatch) -> None:
+    opened = []
+
+    def open_fake(source):
+        opened.append(source)
+        return FakeCapture(3 if len(opened) == 1 else 0)
+
+    monkeypatch.setattr("seqcam.watch_command.open_capture", open_fake)
+    err = io.StringIO()
+    code = run_watch("0", 2, None, True, stdout=io.StringIO(), stderr=err, retries=2, retry_wait_s=0.0)
+    assert code == 1 and len(opened) == 4  # the first session, then three that gave nothing
+    text = err.getvalue()
+    assert "camera 0 stopped sending frames; reconnecting" in text and "Check the camera" in text
