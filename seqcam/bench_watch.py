@@ -186,10 +186,11 @@ def summary(results: list[GameResult], settings: VideoSettings, seed: int, hd_fr
         ("board first found after", f"median {statistics.median(found):.1f} s, max {max(found):.1f} s, "
          f"never in {len(results) - len(found)} games" if found else "never"),
         ("board lost (reported)", str(sum(r.board_lost for r in results))),
-        ("frames read in full / locatings", f"{sum(r.reads for r in results) / max(frames, 1):.0%} of frames / "
-         f"{sum(r.locates for r in results)} (the other frames are only compared with the board at rest)"),
-        (f"tracking fps per core, {settings.size[0]}x{settings.size[1]}", f"{frames / max(track_s, 1e-9):.0f}"
-         f" (decoding alone: {frames / max(decode_s, 1e-9):.0f})"),
+        ("frames read in full / locatings", (f"{sum(r.reads for r in results) / max(frames, 1):.0%} of frames / "
+                                             f"{sum(r.locates for r in results)} (the other frames are only "
+                                             "compared with the board at rest)")),
+        (f"tracking fps per core, {settings.size[0]}x{settings.size[1]}",
+         f"{frames / max(track_s, 1e-9):.0f} (decoding alone: {frames / max(decode_s, 1e-9):.0f})"),
         ("tracking fps per core, 1920x1080", f"{hd_frames / hd_spent:.0f} ({hd_frames} frames enlarged)"
          if hd_frames else "-"),
     ]

@@ -32,8 +32,8 @@ from vision.render.chips import ChipStyle, sample_chip_style
 from vision.render.config import RenderConfig
 from vision.render.geometry import Camera, Surface, world_to_image
 from vision.render.hands import HandParams, draw_hand, sample_hand, shadow_offset_px
-from vision.render.photo import (CameraParams, Kit, _aim, _drop_shadow, _flat, _fold_shading, _light_vector,
-                                 _local_scale, _resized, _view_region, chip_jitters, hand_shade, laid_board,
+from vision.render.photo import (CameraParams, _aim, _drop_shadow, _flat, _fold_shading, _light_vector,
+                                 _local_scale, _view_region, chip_jitters, hand_shade, laid_board,
                                  paint_chips, sample_camera, sample_surface, table_map, table_view)
 from vision.render.table import TableTexture, draw_table, sample_table
 
@@ -59,6 +59,14 @@ class VideoSettings:
     nudge_cells: float = 0.06  # how far a nudge pushes a chip, in cell widths
     exposure_drift: float = 0.1  # the exposure wanders by up to this share
     bump_px: float = 14.0  # how far the camera bump shifts the board in the frame
+
+    @property
+    def per_move_s(self) -> float:
+        return self.reach_s + self.hold_s + self.leave_s + self.settle_s
+
+    def frame_count(self, moves: int) -> int:
+        """Frames of a video showing ``moves`` moves."""
+        return round((self.lead_s + moves * self.per_move_s) * self.fps)
 
 
 @dataclass(frozen=True)
@@ -129,10 +137,10 @@ class View:
     glare: np.ndarray  # full size
 
 
-def sample_scene(rng: np.random.Generator, kit: Kit | None = None, config: RenderConfig = VIDEO_CONFIG) -> Scene:
+def sample_scene(rng: np.random.Generator, config: RenderConfig = VIDEO_CONFIG) -> Scene:
     cam_params = sample_camera(rng, config)
-    art_params = kit.artwork if kit else sample_artwork(rng)
-    chips = kit.chips if kit else sample_chip_style(rng)
+    art_params = sample_artwork(rng)
+    chips = sample_chip_style(rng)
     bw, bh = board_size_mm(art_params)
     half = (bw / 2, bh / 2)
     work = _aim(cam_params, half, config)
@@ -253,7 +261,7 @@ def render_video(rng: np.random.Generator, settings: VideoSettings = VideoSettin
     scene = sample_scene(rng, config=config)
     bump_after = int(rng.integers(len(shown) // 3, max(len(shown) // 3 + 1, 2 * len(shown) // 3)))
     second_camera = bumped(scene.cam_params, rng, settings.bump_px)
-    per_move = settings.reach_s + settings.hold_s + settings.leave_s + settings.settle_s
+    per_move = settings.per_move_s
     events: list[dict[str, Any]] = []
     for i, move in enumerate(shown):
         hand_in = settings.lead_s + i * per_move
@@ -267,8 +275,7 @@ def render_video(rng: np.random.Generator, settings: VideoSettings = VideoSettin
             events.append({**common, "type": "winner", "team": move.winner, "cell": None, "cells": None})
     # late in a rest, once the last move has had time to be seen
     bump_t = settings.lead_s + (bump_after + 1) * per_move - 0.2 * settings.settle_s
-    duration = settings.lead_s + len(shown) * per_move
-    label = {"size": list(settings.size), "fps": settings.fps, "frames": int(round(duration * settings.fps)),
+    label = {"size": list(settings.size), "fps": settings.fps, "frames": settings.frame_count(len(shown)),
              "teams": teams, "players": players, "start_grid": start.rows(), "final_grid": shown[-1].after.rows(),
              "events": events, "bumps": [round(bump_t, 3)], "settings": _plain(settings)}
     frames = _frames(scene, config, second_camera, start, shown, settings, bump_t, rng)
@@ -287,8 +294,8 @@ def _frames(scene: Scene, config: RenderConfig, second_camera: CameraParams, sta
     phase = rng.uniform(0, 2 * np.pi)
     period = rng.uniform(15, 40)
     dt = 1.0 / settings.fps
-    per_move = settings.reach_s + settings.hold_s + settings.leave_s + settings.settle_s
-    n_frames = int(round((settings.lead_s + len(shown) * per_move) * settings.fps))
+    per_move = settings.per_move_s
+    n_frames = settings.frame_count(len(shown))
     hands = [_hand_for(scene, view, m, rng) for m in shown]
     bumped_yet = False
     shown_index = -1
