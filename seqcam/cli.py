@@ -71,6 +71,49 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--checkerboard", metavar="DIR", help="a folder of photos of a printed checkerboard")
     calibrate.add_argument("-o", "--output", metavar="PROFILE", required=True, help="where to write the profile (JSON)")
 
+    watch = commands.add_parser(
+        "watch",
+        help="follow a game from a camera, a video file or a stream and referee every move",
+        description="Follow a game: find the board, then report each chip placed or removed, each "
+        "sequence, the winner and every broken rule as it happens. Hands over the board are waited out. "
+        "Without SOURCE, follows the bundled demo video. Exit 0 when a video file ends (or on Ctrl+C), "
+        "1 when the source cannot be opened or keeps failing, 2 on bad usage.",
+    )
+    watch.add_argument("source", nargs="?", metavar="SOURCE",
+                       help="a camera number (0 for the first), a video file or a stream URL")
+    watch.add_argument("--teams", type=int, choices=(2, 3), default=2,
+                       help="teams (or lone players) in the game: 2 play to two sequences, 3 to one (default 2)")
+    watch.add_argument("--json", action="store_true",
+                       help="one JSON object per event per line: t, frame, type, team, cell, cells, detail")
+    watch.add_argument("--record", metavar="FILE", help="append every event to FILE as a JSON line, as it happens")
+    watch.add_argument("--calibration", metavar="PROFILE",
+                       help="a calibration profile made by seqcam calibrate for this board (a bad profile: exit 2)")
+
+    render_video = commands.add_parser(
+        "render-video",
+        help="render labelled synthetic videos of whole games (GAME.mp4 + GAME.json)",
+        description="Render N videos of bot games played move by move from a fixed camera, with hands, "
+        "nudged chips, drifting light and one camera bump, and the true events as a label. "
+        "The same seed gives the same files.",
+    )
+    render_video.add_argument("outdir", metavar="OUTDIR", help="folder to write the videos into")
+    render_video.add_argument("--games", type=int, default=1, help="videos (default 1)")
+    render_video.add_argument("--seed", type=int, default=0, help="seed of the set (default 0)")
+    render_video.add_argument("--moves", type=int, default=12,
+                              help="the last MOVES moves of each game, which end with the winner; 0: the whole game (default 12)")
+
+    bench_watch = commands.add_parser(
+        "bench-watch",
+        help="measure following games on freshly rendered videos",
+        description="Render GAMES videos with a seed the tracker was not tuned on, follow each on one core "
+        "and print moves detected and missed, phantom events, wrong violations, the delay after the hand "
+        "leaves and frames per second.",
+    )
+    bench_watch.add_argument("--games", type=int, default=20, help="videos (default 20)")
+    bench_watch.add_argument("--seed", type=int, default=None, help="seed of the videos (default: the bench's own)")
+    bench_watch.add_argument("--moves", type=int, default=10, help="moves per video (default 10)")
+    bench_watch.add_argument("--keep", metavar="DIR", help="keep the rendered videos in DIR")
+
     render = commands.add_parser(
         "render",
         help="render labelled synthetic photos of a board (IMAGE.jpg + IMAGE.json)",
@@ -144,6 +187,18 @@ def main(argv: list[str] | None = None) -> int:
         from seqcam.analyze_command import run_analyze
 
         return run_analyze(args.images, args.teams, args.json, args.annotate, calibration=args.calibration)
+    if args.command == "watch":
+        from seqcam.watch_command import run_watch
+
+        return run_watch(args.source, args.teams, args.record, args.json, calibration=args.calibration)
+    if args.command == "render-video":
+        from seqcam.render_command import run_render_video
+
+        return run_render_video(args.outdir, args.games, args.seed, args.moves)
+    if args.command == "bench-watch":
+        from seqcam.bench_watch import BENCH_SEED, run_bench_watch
+
+        return run_bench_watch(args.games, BENCH_SEED if args.seed is None else args.seed, args.moves, args.keep)
     if args.command == "render":
         from seqcam.render_command import run_render
 

@@ -1,4 +1,4 @@
-"""Where the bundled sample photos live: `sample_images/` at the top of the source tree."""
+"""Where the bundled samples live: `sample_images/` at the top of the source tree (photos and a demo video)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pathlib import Path
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_images"
 DEFAULT_SAMPLE = "sample_01.jpg"
+DEFAULT_VIDEO = "game_01.mp4"
 
 
 def default_sample() -> Path:
@@ -16,3 +17,8 @@ def default_sample() -> Path:
 def sample_photos() -> list[Path]:
     """Every bundled labelled photo (each IMAGE.jpg has an IMAGE.json beside it)."""
     return sorted(path for path in SAMPLE_DIR.glob("*.jpg") if path.with_suffix(".json").exists())
+
+
+def default_video() -> Path:
+    """The rendered game `seqcam watch` follows when given no source (its label: game_01.json)."""
+    return SAMPLE_DIR / DEFAULT_VIDEO

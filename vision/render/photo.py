@@ -14,6 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from referee.board import Board
 from referee.cells import SIZE
 from vision.render import lighting, textures
 from vision.render.artwork import Artwork, ArtworkParams, board_size_mm, draw_artwork, plain_artwork_params, \
@@ -152,9 +153,23 @@ def _light_vector(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
     return np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), -np.sin(e)])
 
 
-def _draw_chips(art: Artwork, position: Position, style: ChipStyle, camera: Camera, light: np.ndarray,
-                rng: np.random.Generator) -> list[dict[str, Any]]:
-    """Places a chip on every occupied cell of the artwork; returns where each one went."""
+def chip_jitters(art: Artwork, board: Board, style: ChipStyle, rng: np.random.Generator
+                 ) -> dict[tuple[int, int], tuple[float, float]]:
+    """How far (artwork pixels) each chip lies off its cell's centre: players never place exactly."""
+    free = min(art.cell_w, art.cell_h) / 2 - 0.5 * style.diameter * art.cell_w
+    limit = max(free, 0) + 0.06 * art.cell_w
+    jitters = {}
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if board[r * SIZE + c] in "BGR":
+                jitter = np.clip(rng.normal(0, 0.5, 2) * style.offset * art.cell_w, -limit, limit)
+                jitters[(r, c)] = (float(jitter[0]), float(jitter[1]))
+    return jitters
+
+
+def paint_chips(art: Artwork, board: Board, style: ChipStyle, camera: Camera, light: np.ndarray,
+                jitters: dict[tuple[int, int], tuple[float, float]]) -> list[dict[str, Any]]:
+    """Paints a chip on every occupied cell of the artwork, in place; returns where each one went."""
     ppm = art.px_per_mm
     radius = 0.5 * style.diameter * art.cell_w
     elev = max(0.25, -light[2])
@@ -166,15 +181,13 @@ def _draw_chips(art: Artwork, position: Position, style: ChipStyle, camera: Came
                           max_parallax=style.height_mm * ppm * 3)
     bw, bh = art.size[0] / ppm, art.size[1] / ppm
     placed = []
-    free = min(art.cell_w, art.cell_h) / 2 - radius
     for r in range(SIZE):
         for c in range(SIZE):
-            team = position.board[r * SIZE + c]
+            team = board[r * SIZE + c]
             if team not in "BGR":
                 continue
             cx, cy = art.cell_centre(r, c)
-            jitter = rng.normal(0, 0.5, 2) * style.offset * art.cell_w
-            jitter = np.clip(jitter, -max(free, 0) - 0.06 * art.cell_w, max(free, 0) + 0.06 * art.cell_w)
+            jitter = jitters.get((r, c), (0.0, 0.0))
             x, y = cx + jitter[0], cy + jitter[1]
             wx, wy = (x + 0.5) / ppm - bw / 2, (y + 0.5) / ppm - bh / 2
             lift = style.height_mm / max(cam_height - style.height_mm, 1.0)
@@ -196,6 +209,45 @@ def _view_region(camera: Camera) -> tuple[float, float, float, float]:
     xy = np.clip(xy, -VIEW_LIMIT_MM, VIEW_LIMIT_MM)
     lo, hi = xy.min(axis=0) - 40, xy.max(axis=0) + 40
     return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
+def table_map(work: Camera, surface: Surface, config: RenderConfig) -> tuple[np.ndarray, np.ndarray]:
+    """World (x, y) mm on the table under every pixel of the working image."""
+    map_x, map_y = dense_table_map(work, surface, config.field_step)
+    # rays near the horizon meet the table very far away; remap is slow on huge coordinates
+    np.clip(map_x, -2 * VIEW_LIMIT_MM, 2 * VIEW_LIMIT_MM, out=map_x)
+    np.clip(map_y, -2 * VIEW_LIMIT_MM, 2 * VIEW_LIMIT_MM, out=map_y)
+    return map_x, map_y
+
+
+def table_view(tex: TableTexture, map_xy: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    map_x, map_y = map_xy
+    return cv2.remap(tex.image_bgr, (map_x - tex.x0) * tex.px_per_mm - 0.5, (map_y - tex.y0) * tex.px_per_mm - 0.5,
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def laid_board(image: np.ndarray, art: Artwork, map_xy: tuple[np.ndarray, np.ndarray], half: tuple[float, float]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The board's artwork laid over the table view, and its coverage (0-1 float32)."""
+    map_x, map_y = map_xy
+    ppm = art.px_per_mm
+    bgra = cv2.cvtColor(art.image_bgr, cv2.COLOR_BGR2BGRA)
+    warped = cv2.remap(bgra, (map_x + half[0]) * ppm - 0.5, (map_y + half[1]) * ppm - 0.5, cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3].astype(np.float32) * (1 / 255)
+    return cv2.blendLinear(image, np.ascontiguousarray(warped[..., :3]), 1.0 - alpha, alpha), alpha
+
+
+def hand_shade(mask: np.ndarray, offset_px: np.ndarray, occluded_small: np.ndarray) -> np.ndarray:
+    """The light field's factor (at the field's small size) under a hand's shadow, which falls
+    ``offset_px`` (full-size pixels) from the hand and not on what covers the board."""
+    fh, fw = occluded_small.shape
+    small = cv2.resize(mask, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    k = fw / mask.shape[1]
+    m = np.float32([[1, 0, offset_px[0] * k], [0, 1, offset_px[1] * k]])
+    sh = cv2.warpAffine(small, m, (fw, fh))
+    sh = cv2.GaussianBlur(sh, (0, 0), 2 + 0.02 * max(fw, fh))
+    return 1 - 0.45 * sh * (1 - occluded_small)
 
 
 def sample_scene_start(rng: np.random.Generator, with_board: bool, config: RenderConfig
@@ -246,7 +298,8 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
         art = draw_artwork(art_params, cell_px, rng)
         half = (art.size[0] / art.px_per_mm / 2, art.size[1] / art.px_per_mm / 2)
         surface = sample_surface(rng, half, config) if config.effects or config.fold_share > 0 else _flat(half)
-        chips_placed = _draw_chips(art, position, chip_style, work, light_xyz, rng)
+        chips_placed = paint_chips(art, position.board, chip_style, work, light_xyz,
+                                   chip_jitters(art, position.board, chip_style, rng))
 
     # the table and what lies on it
     table = sample_table(rng, half, with_board=with_board)
@@ -276,20 +329,11 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
         _mug_shadow_on_table(tex, mug, light_xyz)
 
     # the photo: table and board through the camera
-    map_x, map_y = dense_table_map(work, surface, config.field_step)
-    # rays near the horizon meet the table very far away; remap is slow on huge coordinates
-    np.clip(map_x, -2 * VIEW_LIMIT_MM, 2 * VIEW_LIMIT_MM, out=map_x)
-    np.clip(map_y, -2 * VIEW_LIMIT_MM, 2 * VIEW_LIMIT_MM, out=map_y)
-    image = cv2.remap(tex.image_bgr, (map_x - tex.x0) * tex.px_per_mm - 0.5, (map_y - tex.y0) * tex.px_per_mm - 0.5,
-                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    map_xy = table_map(work, surface, config)
+    image = table_view(tex, map_xy)
     board_alpha = np.zeros(image.shape[:2], np.float32)
     if art is not None:
-        ppm = art.px_per_mm
-        bgra = cv2.cvtColor(art.image_bgr, cv2.COLOR_BGR2BGRA)
-        warped = cv2.remap(bgra, (map_x + half[0]) * ppm - 0.5, (map_y + half[1]) * ppm - 0.5, cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-        board_alpha = warped[..., 3].astype(np.float32) * (1 / 255)
-        image = cv2.blendLinear(image, np.ascontiguousarray(warped[..., :3]), 1.0 - board_alpha, board_alpha)
+        image, board_alpha = laid_board(image, art, map_xy, half)
 
     occluder = np.zeros(image.shape[:2], np.uint8)
     for mug in mugs:
@@ -323,12 +367,7 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
         field *= _drop_shadow(board_small, light_xyz, work, half, fw, fh, surface)
     occ_small = cv2.resize(occluder, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     for mask, offset in hand_masks:
-        small = cv2.resize(mask, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-        k = fw / w
-        m = np.float32([[1, 0, offset[0] * k], [0, 1, offset[1] * k]])
-        sh = cv2.warpAffine(small, m, (fw, fh))
-        sh = cv2.GaussianBlur(sh, (0, 0), 2 + 0.02 * max(fw, fh))
-        field *= 1 - 0.45 * sh * (1 - occ_small)
+        field *= hand_shade(mask, offset, occ_small)
     glare_small = lighting.glare_field(rng, light, board_small * (1 - occ_small))
     field_full = lighting.enlarge(field, w, h)
     glare_full = lighting.enlarge(glare_small, w, h)

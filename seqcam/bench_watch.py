@@ -1,0 +1,198 @@
+"""`seqcam bench-watch`: following games on freshly rendered videos, against their labels.
+
+Each video is rendered (a seed the tracker was not tuned on), then followed frame by frame on
+one core. A detected move matches a true one of the same kind, team and cell that happened
+after its hand came in and at most ``MATCH_WINDOW_S`` after the hand left; sequences and the
+winner match by team (and cells). Every violation is wrong: the bots play legal games.
+The table is printed and one CSV row per game written.
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from seqcam.follow import Follower
+from vision.render.video import VideoSettings, render_video, video_seed, write_video
+
+BENCH_SEED = 20261130  # never used while tuning
+MATCH_WINDOW_S = 3.0
+GAME_EVENTS = ("placed", "removed", "sequence", "winner")
+FULL_HD = (1920, 1080)
+FULL_HD_GAMES = 2  # games also followed with frames enlarged to 1080p, for the speed target
+
+
+@dataclass
+class GameResult:
+    game: int
+    teams: int
+    frames: int
+    moves: int
+    detected: int
+    missed: int
+    phantom: int
+    wrong_violations: int
+    sequences_true: int
+    sequences_found: int
+    winner_found: bool
+    board_lost: int
+    first_found_s: float | None
+    track_s: float
+    decode_s: float
+    reads: int  # frames whose cells were read in full (the others only compared, cheaply)
+    locates: int  # times the board was located from scratch
+    delays: list[float] = field(default_factory=list)
+
+
+def read_frames(path: Path) -> tuple[list[np.ndarray], float]:
+    """Every frame of a video, and the seconds spent decoding them."""
+    capture = cv2.VideoCapture(str(path))
+    frames = []
+    start = time.perf_counter()
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        frames.append(frame)
+    capture.release()
+    return frames, time.perf_counter() - start
+
+
+def follow(frames: list[np.ndarray], fps: float, teams: int, size: tuple[int, int] | None = None
+           ) -> tuple[list[dict[str, Any]], float, Follower]:
+    """The event lines of a game, the seconds the follower spent (frames enlarged to ``size``
+    first) and the follower."""
+    follower = Follower(teams)
+    lines, spent = [], 0.0
+    for index, frame in enumerate(frames):
+        if size is not None:
+            frame = cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+        start = time.perf_counter()
+        lines += follower.feed(frame, index / fps, index)
+        spent += time.perf_counter() - start
+    return lines, spent, follower
+
+
+def _same(true: dict[str, Any], seen: dict[str, Any]) -> bool:
+    if true["type"] != seen["type"] or true["team"] != seen["team"]:
+        return False
+    if true["type"] in ("placed", "removed"):
+        return true["cell"] == seen["cell"]
+    return True  # a sequence matches by team: where several windows fit, the players choose its cells
+
+
+def score(label: dict[str, Any], lines: list[dict[str, Any]]) -> tuple[int, int, int, list[float], int, bool]:
+    """(detected moves, missed moves, phantom events, delays, sequences found, winner found)."""
+    seen = [line for line in lines if line["type"] in GAME_EVENTS]
+    used = [False] * len(seen)
+    detected, missed, sequences, winner, delays = 0, 0, 0, False, []
+    for true in label["events"]:
+        match = next((k for k, line in enumerate(seen) if not used[k] and _same(true, line)
+                      and true["hand_in_t"] <= line["t"] <= true["t"] + MATCH_WINDOW_S), None)
+        if match is not None:
+            used[match] = True
+        if true["type"] in ("placed", "removed"):
+            if match is None:
+                missed += 1
+            else:
+                detected += 1
+                delays.append(seen[match]["t"] - true["t"])
+        elif true["type"] == "sequence":
+            sequences += match is not None
+        else:
+            winner |= match is not None
+    return detected, missed, used.count(False), delays, sequences, winner
+
+
+def run_bench_watch(games: int, seed: int, moves: int, keep: str | None,
+                    csv_path: str = "benchmarks/watch_results.csv") -> int:
+    settings = replace(VideoSettings(), moves=moves or None)
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(keep or scratch)
+        out.mkdir(parents=True, exist_ok=True)
+        results, hd_frames, hd_spent = [], 0, 0.0
+        for index in tqdm(range(games), unit="game", desc="render + follow"):
+            video = render_video(np.random.default_rng(video_seed(seed, index)), settings)
+            path = out / f"game_{index:03d}.mp4"
+            write_video(path, video)
+            frames, decode_s = read_frames(path)
+            label = video.label
+            lines, spent, follower = follow(frames, label["fps"], label["teams"])
+            if index < FULL_HD_GAMES:
+                _, hd, _ = follow(frames, label["fps"], label["teams"], FULL_HD)
+                hd_frames, hd_spent = hd_frames + len(frames), hd_spent + hd
+            results.append(_result(index, label, frames, lines, spent, decode_s, follower))
+    _write_csv(Path(csv_path), results)
+    print(summary(results, settings, seed, hd_frames, hd_spent))
+    return 0
+
+
+def _result(index: int, label: dict[str, Any], frames: list[np.ndarray], lines: list[dict[str, Any]],
+            spent: float, decode_s: float, follower: Follower) -> GameResult:
+    detected, missed, phantom, delays, sequences, winner = score(label, lines)
+    found = [line["t"] for line in lines if line["type"] == "board_found"]
+    return GameResult(
+        game=index, teams=label["teams"], frames=len(frames),
+        moves=sum(e["type"] in ("placed", "removed") for e in label["events"]),
+        detected=detected, missed=missed, phantom=phantom,
+        wrong_violations=sum(line["type"] == "violation" for line in lines),
+        sequences_true=sum(e["type"] == "sequence" for e in label["events"]), sequences_found=sequences,
+        winner_found=winner, board_lost=sum(line["type"] == "board_lost" for line in lines),
+        first_found_s=found[0] if found else None, track_s=spent, decode_s=decode_s,
+        reads=follower.tracker.reads, locates=follower.tracker.locates, delays=delays)
+
+
+def _write_csv(path: Path, results: list[GameResult]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(asdict(results[0]).keys()) if results else [])
+        writer.writeheader()
+        for result in results:
+            row = asdict(result)
+            row["delays"] = " ".join(f"{d:.2f}" for d in result.delays)
+            writer.writerow(row)
+
+
+def summary(results: list[GameResult], settings: VideoSettings, seed: int, hd_frames: int, hd_spent: float) -> str:
+    moves = sum(r.moves for r in results)
+    delays = sorted(d for r in results for d in r.delays)
+    frames = sum(r.frames for r in results)
+    track_s = sum(r.track_s for r in results)
+    decode_s = sum(r.decode_s for r in results)
+    found = [r.first_found_s for r in results if r.first_found_s is not None]
+
+    def pct(q: float) -> str:
+        return f"{delays[min(len(delays) - 1, int(q * len(delays)))]:.2f} s" if delays else "-"
+
+    rows = [
+        ("games (seed)", f"{len(results)} ({seed}), {settings.size[0]}x{settings.size[1]} at {settings.fps:g} fps"),
+        ("moves detected", f"{sum(r.detected for r in results)} / {moves}"),
+        ("moves missed", str(sum(r.missed for r in results))),
+        ("phantom events", str(sum(r.phantom for r in results))),
+        ("wrong violations", str(sum(r.wrong_violations for r in results))),
+        ("sequences found", f"{sum(r.sequences_found for r in results)} / {sum(r.sequences_true for r in results)}"),
+        ("winners found", f"{sum(r.winner_found for r in results)} / {len(results)}"),
+        ("delay after the hand left", f"median {statistics.median(delays):.2f} s, p95 {pct(0.95)}, max {pct(1.0)}"
+         if delays else "-"),
+        ("board first found after", f"median {statistics.median(found):.1f} s, max {max(found):.1f} s, "
+         f"never in {len(results) - len(found)} games" if found else "never"),
+        ("board lost (reported)", str(sum(r.board_lost for r in results))),
+        ("frames read in full / locatings", (f"{sum(r.reads for r in results) / max(frames, 1):.0%} of frames / "
+                                             f"{sum(r.locates for r in results)} (the other frames are only "
+                                             "compared with the board at rest)")),
+        (f"tracking fps per core, {settings.size[0]}x{settings.size[1]}",
+         f"{frames / max(track_s, 1e-9):.0f} (decoding alone: {frames / max(decode_s, 1e-9):.0f})"),
+        ("tracking fps per core, 1920x1080", f"{hd_frames / hd_spent:.0f} ({hd_frames} frames enlarged)"
+         if hd_frames else "-"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)

@@ -1,0 +1,73 @@
+"""Following a game: the tracker's accepted readings through the live referee, as event lines.
+
+An event line is the ``seqcam watch --json`` object of ../shared/DESIGN.md:
+``{"t", "frame", "type", "team", "cell", "cells", "detail"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from referee.cells import Cell, cell_col, cell_row
+from referee.live import LiveEvent, LiveReferee
+from vision.config import VisionConfig
+from vision.profile import Profile
+from vision.track import BOARD_CHANGED, BOARD_FOUND, BOARD_LOST, TrackConfig, Tracker
+
+FOUND_DETAIL = "The board is in view; following the game."
+REFOUND_DETAIL = "The board is back in view."
+LOST_DETAIL = "The board is out of view or hidden: nothing is judged until it is seen again."
+
+
+def _cell_json(c: Cell) -> list[int]:
+    return [cell_row(c), cell_col(c)]
+
+
+def event_line(t: float, frame: int, event: LiveEvent) -> dict[str, Any]:
+    return {"t": round(t, 3), "frame": frame, "type": event.type, "team": event.team,
+            "cell": None if event.cell is None else _cell_json(event.cell),
+            "cells": None if event.cells is None else [_cell_json(c) for c in event.cells],
+            "detail": event.detail}
+
+
+def event_text(line: dict[str, Any]) -> str:
+    """One event for people: time, what, and the referee's sentence."""
+    return f"{line['t']:8.1f} s  {line['type']:<11} {line['detail']}"
+
+
+class Follower:
+    """Frames in, event lines out: one game followed from one camera."""
+
+    def __init__(self, team_count: int, profile: Profile | None = None, track: TrackConfig | None = None,
+                 config: VisionConfig | None = None) -> None:
+        self.tracker = Tracker(team_count, config, track, profile)
+        self.team_count = team_count
+        self.referee: LiveReferee | None = None
+
+    def feed(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[dict[str, Any]]:
+        lines = []
+        for tracked in self.tracker.feed(frame_bgr, t, frame):
+            if tracked.kind == BOARD_FOUND:
+                first = self.referee is None
+                if first:
+                    assert tracked.board is not None
+                    self.referee = LiveReferee(self.team_count, tracked.board)
+                else:
+                    self.referee.lose_track()
+                detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *tracked.warnings])
+                lines.append(event_line(t, frame, LiveEvent("board_found", None, None, None, detail)))
+            elif tracked.kind == BOARD_LOST:
+                lines.append(event_line(t, frame, LiveEvent("board_lost", None, None, None, LOST_DETAIL)))
+            elif tracked.kind == BOARD_CHANGED and self.referee is not None and tracked.board is not None:
+                lines += [event_line(t, frame, e) for e in self.referee.observe(tracked.board)]
+        return lines
+
+    def undo(self) -> None:
+        """The players take back the last change: the referee forgets it and the tracker takes
+        the board as it was (a chip still on the table is then read again only if its picture
+        changes). Raises ``ValueError`` when nothing is left to undo."""
+        if self.referee is None:
+            raise ValueError("Nothing to undo: the board has not been found yet.")
+        self.tracker.board = self.referee.undo()

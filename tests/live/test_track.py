@@ -1,0 +1,106 @@
+"""The tracker and the follower on the rendered demo game and on frames changed by hand."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from seqcam.follow import Follower
+from seqcam.samples import default_video
+from vision.render.hands import draw_hand, sample_hand
+from vision.track import BOARD_FOUND, Tracker
+
+GAME_EVENTS = ("placed", "removed", "sequence", "winner", "violation")
+
+
+@pytest.fixture(scope="module")
+def demo() -> tuple[list[np.ndarray], dict]:
+    capture = cv2.VideoCapture(str(default_video()))
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        frames.append(frame)
+    label = json.loads(default_video().with_suffix(".json").read_text())
+    assert len(frames) == label["frames"]
+    return frames, label
+
+
+def _follow(frames: list[np.ndarray], fps: float, teams: int = 2) -> list[dict]:
+    follower = Follower(teams)
+    return [line for k, frame in enumerate(frames) for line in follower.feed(frame, k / fps, k)]
+
+
+def test_every_move_of_the_demo_and_nothing_else(demo) -> None:
+    frames, label = demo
+    lines = [line for line in _follow(frames, label["fps"]) if line["type"] in GAME_EVENTS]
+    truth = label["events"]
+    assert [(e["type"], e["team"], e["cell"]) for e in lines] == [(e["type"], e["team"], e["cell"]) for e in truth]
+    for seen, true in zip(lines, truth):
+        assert true["hand_in_t"] < seen["t"] <= true["t"] + 1.5  # not before the hand came, soon after it left
+        if true["type"] == "sequence":
+            assert len(seen["cells"]) == 5
+
+
+def _tracker_on(frame: np.ndarray) -> Tracker:
+    """A tracker that has taken the board: two locatings agree (0.4 s apart)."""
+    tracker = Tracker(2)
+    assert tracker.feed(frame, -0.4, 0) == []
+    assert [e.kind for e in tracker.feed(frame, 0.0, 0)] == [BOARD_FOUND]
+    return tracker
+
+
+def test_a_hand_resting_on_the_board_makes_no_move(demo) -> None:
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    rng = np.random.default_rng(4)
+    centre = tracker.lattice[5, 5]
+    with_hand = frames[0].copy()
+    draw_hand(with_hand, sample_hand(rng, (0.0, 0.0)), centre, 1.6, rng)
+    events = [e for k in range(1, 40) for e in tracker.feed(with_hand, k / 10, k)]  # 4 s of a still hand
+    events += [e for k in range(40, 60) for e in tracker.feed(frames[0], k / 10, k)]
+    assert [e.kind for e in events if e.kind not in ("board_lost", "board_found")] == []
+    assert tracker.board == board
+
+
+def test_a_hidden_board_changes_nothing(demo) -> None:
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    dark = np.full_like(frames[0], 40)
+    events = [e for k in range(1, 6) for e in tracker.feed(dark, k / 10, k)]
+    events += [e for k in range(6, 20) for e in tracker.feed(frames[0], k / 10, k)]
+    assert events == [] and tracker.board == board
+
+
+def test_a_bumped_camera_is_followed_without_events(demo) -> None:
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    before = tracker.lattice.copy()
+    h, w = frames[0].shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 1.0, 1.0)
+    turn[:, 2] += (9.0, -6.0)
+    bumped = cv2.warpAffine(frames[0], turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    events = [e for k in range(1, 25) for e in tracker.feed(bumped, k / 10, k)]
+    assert events == []
+    expected = cv2.transform(before.reshape(-1, 1, 2), turn).reshape(before.shape)
+    assert np.abs(tracker.lattice - expected).mean() < 1.5
+
+
+def test_undo_takes_the_last_move_back_in_the_referee_and_the_tracker(demo) -> None:
+    frames, label = demo
+    follower = Follower(2)
+    for k, frame in enumerate(frames):
+        if any(line["type"] in ("placed", "removed") for line in follower.feed(frame, k / label["fps"], k)):
+            break
+    assert follower.referee is not None
+    seen = follower.referee.board
+    follower.undo()
+    assert follower.tracker.board == follower.referee.board != seen
+    first = label["events"][0]
+    assert follower.referee.board.cells[first["cell"][0] * 10 + first["cell"][1]] == "B"  # the removed chip is back

@@ -1,0 +1,452 @@
+"""Following a board through a video: locate it once, then watch it cheaply.
+
+The board is located and read in full (``analyze_image``: locating, orientation) until two
+locatings in a row agree. After that every frame is warped, with the lattice already known, to a small
+thumbnail of the grid and a ring of one cell around it, and compared with a reference
+thumbnail of the board at rest, cell by cell where a chip lies:
+
+- nothing changed: the board rests, and the reference slowly follows the light;
+- a few cells changed and nothing crossed the ring: those cells are read (the pipeline's
+  read stage only). A cell whose reading holds for ``stable_s`` seconds and
+  ``stable_frames`` frames is settled; settled new chips and emptied cells are accepted
+  together, and the reference takes the cells' new picture;
+- many cells covered, or the ring crossed: hands are over the board, nothing counts;
+- the whole picture slid, or most of it changed: once the picture is still, the lattice is
+  moved with it (phase correlation per quarter of the thumbnail), else the board is located
+  again and the new lattice kept, turned to agree with the board as it was, if the board
+  then looks as before; the whole board is then read afresh, where more than
+  ``max_fresh_changes`` differences are misreadings, not moves. Not found for
+  ``lost_after_s``: the board is reported lost.
+
+Only cells whose picture changed are read, so a cell that the reader calls differently
+from one frame to the next never makes a move on its own.
+
+>>> tracker = Tracker(2)
+>>> tracker.feed(np.zeros((360, 640, 3), np.uint8), t=0.0, frame=0)
+[]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from referee.board import UNKNOWN, Board
+from referee.cells import teams_for
+from vision.config import VisionConfig
+from vision.errors import VisionError
+from vision.pipeline import Analysis, analyze_image, rectified_board, turned
+from vision.profile import Profile
+from vision.read_cells import classify, measure_cells, prepare
+from vision.warp import GRID, rotate_lattice
+
+BOARD_FOUND = "board_found"
+BOARD_LOST = "board_lost"
+BOARD_CHANGED = "board_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class TrackConfig:
+    """Thresholds of the tracker, in one place."""
+
+    stable_s: float = 0.5  # a new reading must hold this long (source time) to be accepted
+    stable_frames: int = 3  # ... and over at least this many frames looked at
+    same_move_s: float = 0.3  # changes first seen within this of each other belong to one move
+    unsure_s: float = 2.0  # a change read as ? is let go (the reference takes it) after this long
+    still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
+    stuck_s: float = 3.0  # read afresh this long yet unlike the reference: the picture at rest is taken as it is
+    thumb_cell_px: int = 12  # thumbnail pixels per cell
+    cell_change: float = 0.11  # mean |difference| / brightness above which a cell's picture changed
+    hand_change: float = 0.2  # a cell changed this much is covered (hands), not just touched
+    ring_change: float = 0.25  # the same for the blocks of the ring around the grid
+    hand_cells: int = 3  # more cells than this changing at once are hands, not a move
+    hand_ring_share: float = 0.05  # share of ring blocks changed: something reaches over the edge
+    doubt_share: float = 0.5  # more of the grid changed than this: the view itself is in doubt
+    relocate_after_s: float = 0.5  # the picture still this long before the view is fitted again
+    relocate_every_s: float = 0.4  # and at most this often
+    lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
+    trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
+    same_fit_cells: float = 0.25  # two locatings this close (cell widths, mean) found the same grid
+    moved_px: float = 2.0  # the lattice moved further than this (mean, pixels): adopt the new one
+    shift_px: float = 0.4  # the thumbnail slid this far (thumbnail pixels) against the reference: view moved
+    shift_response: float = 0.2  # ... and the correlation peak is at least this clear
+    max_fresh_changes: int = 2  # right after a new lattice, more differences than this are misreadings
+    min_agreement: float = 0.9  # a board located again must read like the board known (share of cells read)
+    min_cells_read: int = 40  # ... over at least this many cells that are not ?
+
+
+@dataclass(frozen=True, slots=True)
+class TrackEvent:
+    """What the tracker reports: the board found (with its reading), lost, or an accepted reading."""
+
+    kind: str  # BOARD_FOUND, BOARD_LOST or BOARD_CHANGED
+    t: float  # source time, seconds
+    frame: int
+    board: Board | None
+    warnings: tuple[str, ...] = ()  # what the first reading doubted (the printed top, say)
+
+
+def thumbnail_homography(lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
+    """Image pixels to thumbnail pixels, through the grid's four outer corners (at a thumbnail's
+    size the board's fold and the lens do not show)."""
+    corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
+    side = (GRID + 2) * cell_px
+    inner = np.float32([[cell_px, cell_px], [side - cell_px, cell_px], [side - cell_px, side - cell_px],
+                        [cell_px, side - cell_px]])
+    return cv2.getPerspectiveTransform(corners, inner)
+
+
+def local_shifts(reference: np.ndarray, thumb: np.ndarray, min_response: float, parts: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Where the picture slid in each of ``parts`` x ``parts`` windows of the thumbnail: (N, 2)
+    window centres and (N, 2) shifts (thumbnail pixels), for the windows whose correlation
+    peak is clear (a hand over a window blurs its peak)."""
+    a, b = reference.mean(axis=2), thumb.mean(axis=2)
+    size = a.shape[0] // parts
+    window = cv2.createHanningWindow((size, size), cv2.CV_32F)
+    centres, shifts = [], []
+    for y0 in range(0, parts * size, size):
+        for x0 in range(0, parts * size, size):
+            (dx, dy), response = cv2.phaseCorrelate(a[y0:y0 + size, x0:x0 + size], b[y0:y0 + size, x0:x0 + size],
+                                                    window)
+            if response >= min_response:
+                centres.append((x0 + size / 2, y0 + size / 2))
+                shifts.append((dx, dy))
+    return np.float32(centres).reshape(-1, 2), np.float32(shifts).reshape(-1, 2)
+
+
+def slid_lattice(lattice_xy: np.ndarray, motion: np.ndarray, cell_px: int) -> np.ndarray:
+    """The lattice moved with the picture, when the thumbnail's content moved by the (3, 3)
+    homography ``motion`` (thumbnail pixels)."""
+    homography = thumbnail_homography(lattice_xy, cell_px)
+    in_thumb = cv2.perspectiveTransform(lattice_xy.reshape(-1, 1, 2).astype(np.float64), homography)
+    moved = cv2.perspectiveTransform(in_thumb, motion.astype(np.float64))
+    return cv2.perspectiveTransform(moved, np.linalg.inv(homography)).reshape(lattice_xy.shape).astype(np.float32)
+
+
+def picture_motion(reference: np.ndarray, thumb: np.ndarray, min_response: float, parts: int) -> np.ndarray | None:
+    """The (3, 3) map that carries the reference's content to where it is in ``thumb``: a
+    homography from the windows' shifts when at least four are clear (a tilt of the camera
+    shows), else a turn and a slide from three, else the whole picture's slide; None when
+    nothing is clear."""
+    centres, shifts = local_shifts(reference, thumb, min_response, parts)
+    if len(centres) >= 4:
+        motion, _ = cv2.findHomography(centres, centres + shifts, 0)
+        if motion is not None:
+            return motion
+    if len(centres) == 3:
+        affine, _ = cv2.estimateAffinePartial2D(centres, centres + shifts)
+        if affine is not None:
+            return np.vstack([affine, [0.0, 0.0, 1.0]])
+    (dx, dy), response = cv2.phaseCorrelate(reference.mean(axis=2), thumb.mean(axis=2))
+    return np.float64([[1, 0, dx], [0, 1, dy], [0, 0, 1]]) if response >= min_response else None
+
+
+def thumbnail(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
+    """The grid and a ring of one cell around it, square, ``cell_px`` pixels per cell (float32 BGR)."""
+    side = (GRID + 2) * cell_px
+    thumb = cv2.warpPerspective(image_bgr, thumbnail_homography(lattice_xy, cell_px), (side, side),
+                                flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    # soft, so that a lattice a pixel or two off does not look like change; a chip still does
+    return cv2.GaussianBlur(thumb.astype(np.float32), (0, 0), THUMB_BLUR * cell_px)
+
+
+def block_change(thumb: np.ndarray, reference: np.ndarray, cell_px: int) -> np.ndarray:
+    """(12, 12) mean absolute difference in the middle of each cell-sized block (where a chip
+    lies), over the reference's brightness there, after matching the overall exposure (light
+    drifts; a move changes one block)."""
+    gain = np.median(thumb, axis=(0, 1)) / np.maximum(np.median(reference, axis=(0, 1)), 1.0)
+    diff = cv2.absdiff(thumb, reference * gain.astype(np.float32)).sum(axis=2)
+    n, q = GRID + 2, cell_px // 4
+    middle = np.s_[:, q : cell_px - q, :, q : cell_px - q]
+    per_block = diff.reshape(n, cell_px, n, cell_px)[middle].mean(axis=(1, 3))
+    brightness = reference.sum(axis=2).reshape(n, cell_px, n, cell_px)[middle].mean(axis=(1, 3))
+    return per_block / (brightness + 30.0)
+
+
+THUMB_BLUR = 0.12  # blur of the thumbnail, in cells
+
+RING = np.ones((GRID + 2, GRID + 2), bool)
+RING[1:-1, 1:-1] = False
+REST_BLEND = 0.2  # share of a frame at rest that the reference takes
+SLIDE_WINDOWS = (2, 3, 3)  # rounds of sliding the lattice with the picture: windows per side
+
+
+def ring_pixels(cell_px: int) -> np.ndarray:
+    """(side, side) bool: the pixels of a thumbnail outside the grid."""
+    return np.kron(RING, np.ones((cell_px, cell_px), bool)).astype(bool)
+
+
+def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.linalg.norm(a - b, axis=-1).mean())
+
+
+class Tracker:
+    """Feed it frames in order; it returns TrackEvents. ``board`` is the accepted reading."""
+
+    def __init__(self, team_count: int, config: VisionConfig | None = None, track: TrackConfig | None = None,
+                 profile: Profile | None = None) -> None:
+        self.teams = teams_for(team_count)
+        self.team_count = team_count
+        self.config = config or VisionConfig()
+        self.track = track or TrackConfig()
+        self.profile = profile
+        self.board: Board | None = None
+        self.lattice: np.ndarray | None = None
+        self.reference: np.ndarray | None = None
+        self.lost = False
+        self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
+        self._pending: dict[int, tuple[str, float, int]] = {}  # cell: (reading, since, frames)
+        self._doubt_since: float | None = None
+        self._previous: np.ndarray | None = None  # the last thumbnail, to tell a still picture from motion
+        self._still_since = 0.0
+        self._ring_pixels = ring_pixels(self.track.thumb_cell_px)
+        self._last_locate = -np.inf
+        self._fresh_since: float | None = None  # when the reading afresh began
+        self._first_fit: Analysis | None = None  # the last board located before one is taken
+        self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
+        self.locates = 0
+
+    # --- the frame loop ------------------------------------------------------------------
+
+    def feed(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
+        if self.lattice is None or self.reference is None:
+            return self._acquire(frame_bgr, t, frame)
+        cell_px = self.track.thumb_cell_px
+        thumb = thumbnail(frame_bgr, self.lattice, cell_px)
+        change = block_change(thumb, self.reference, cell_px)
+        if self._previous is None or (block_change(thumb, self._previous, cell_px) > self.track.cell_change).any():
+            self._still_since = t
+        self._previous = thumb
+        grid_changed = change[1:-1, 1:-1] > self.track.cell_change
+        if grid_changed.mean() > self.track.doubt_share or (grid_changed.any() and self._shifted(thumb)):
+            return self._doubt(frame_bgr, t, frame)
+        events = []
+        self._doubt_since = None
+        if self.lost:  # the view came back as it was
+            self.lost = False
+            events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+        ring_share = float((change[RING] > self.track.ring_change).mean())
+        covered = int((change[1:-1, 1:-1] > self.track.hand_change).sum())
+        self._fresh_since = (self._fresh_since if self._fresh_since is not None else t) if self.fresh else None
+        if (self._fresh_since is not None and t - self._fresh_since >= self.track.stuck_s
+                and covered > self.track.hand_cells and t - self._still_since >= self.track.stable_s):
+            # read afresh for long and still unlike the reference where nothing moves now: the
+            # picture becomes the board at rest as it is known (no move is guessed from it)
+            self.reference, self.fresh, self._pending = thumb.copy(), False, {}
+            return events
+        # a reference taken just after the view moved may hold a hand: it is provisional
+        still = t - self._still_since >= (self.track.stable_s if self.fresh else self.track.still_s)
+        if still:
+            # unlike the reference yet still: something left beside the board, or a hand the
+            # reference caught that has gone. The ring is not the game: it just takes the picture;
+            # many cells are read afresh (misreadings are held back)
+            self.reference[self._ring_pixels] = thumb[self._ring_pixels]
+            ring_share = 0.0
+            if covered > self.track.hand_cells:
+                self.fresh = True
+        if not still and (covered > self.track.hand_cells or ring_share > self.track.hand_ring_share):
+            return events  # hands over the board: nothing counts until they leave (what settled before waits)
+        if not grid_changed.any() and not self.fresh:
+            self._pending = {}
+            # the board at rest: follow the light, slowly (a hand just coming in may not show yet)
+            self.reference += REST_BLEND * (thumb - self.reference)
+            return events
+        considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
+        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells)
+
+    def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
+                  covered: bool = False) -> list[TrackEvent]:
+        """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
+        is settled: a new chip or an empty cell is accepted (all settled cells of a moment
+        together, so two chips placed at once stay one change), a reading that equals the
+        board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture.
+        While many cells stay ``covered`` (a hand resting, or a reference that caught one) no
+        change is accepted: the cells that read as before are let go until few are left."""
+        assert self.board is not None
+        reading = self.read(frame_bgr)
+        pending = {}
+        for c in map(int, cells):
+            symbol = reading.cells[c]
+            old = self._pending.get(c)
+            pending[c] = (symbol, old[1], old[2] + 1) if old and old[0] == symbol else (symbol, t, 1)
+        self._pending = pending
+        settled = {c: symbol for c, (symbol, since, frames) in pending.items()
+                   if t - since >= self.track.stable_s and frames >= self.track.stable_frames}
+        new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
+        # one move's changes appear together; a later one (a move seen late) waits its turn
+        first = min((pending[c][1] for c in new), default=t)
+        changes = {c: s for c, s in new.items() if pending[c][1] - first <= self.track.same_move_s}
+        waiting = [c for c, (s, since, _) in pending.items() if c not in settled
+                   and s not in (UNKNOWN, self.board.cells[c]) and since - first <= self.track.same_move_s]
+        if waiting:
+            return []  # a change of the same move still settling: accept them together
+        # a cell read ? for long is let go too, but not while a hand may be resting on it
+        letting_go = [c for c in settled if c not in new
+                      and (settled[c] != UNKNOWN or (not covered and t - pending[c][1] >= self.track.unsure_s))]
+        if covered:
+            changes = {}  # what shows under a resting hand is no move
+        elif self.fresh and len(changes) > self.track.max_fresh_changes:
+            letting_go += list(changes)  # a new view read differently, not moves made while it moved
+            changes = {}
+        self._take_reference(thumb, letting_go + list(changes))
+        if self.fresh and not [c for c in pending if c not in settled or settled[c] == UNKNOWN]:
+            self.fresh = False
+        if not changes:
+            return []
+        cells_now = list(self.board.cells)
+        for c, symbol in changes.items():
+            cells_now[c] = symbol
+        self.board = Board("".join(cells_now))
+        return [TrackEvent(BOARD_CHANGED, t, frame, self.board)]
+
+    def _take_reference(self, thumb: np.ndarray, cells: list[int]) -> None:
+        """The reference takes the current picture of these cells: they are settled."""
+        assert self.reference is not None
+        n = self.track.thumb_cell_px
+        for c in cells:
+            r, col = divmod(c, GRID)
+            self.reference[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n] = \
+                thumb[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n]
+            self._pending.pop(c, None)
+
+    # --- reading and locating ----------------------------------------------------------
+
+    def read(self, frame_bgr: np.ndarray) -> Board:
+        """The cells read with the lattice already known (printed orientation)."""
+        assert self.lattice is not None
+        self.reads += 1
+        board_bgr = rectified_board(frame_bgr, self.lattice, self.config.cell_px)
+        prepared = prepare(board_bgr, self.config)
+        return classify(measure_cells(prepared, self.config), self.teams, self.config)
+
+    def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
+        self._last_locate = t
+        self.locates += 1
+        try:
+            return analyze_image(frame_bgr, self.team_count, self.config, profile=self.profile)
+        except VisionError:
+            return None
+
+    def _acquire(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
+        if t - self._last_locate < self.track.relocate_every_s:
+            return []
+        analysis = self._locate(frame_bgr, t)
+        if analysis is None:
+            return []
+        first, self._first_fit = self._first_fit, analysis
+        if first is None or not self._same_fit(first, analysis):
+            return []  # a board is taken when two locatings agree: one can be a fluke (a hand, clutter)
+        analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
+        self.board = analysis.board
+        self._adopt(frame_bgr, analysis, 0, trust=True)
+        return [TrackEvent(BOARD_FOUND, t, frame, self.board, tuple(str(w) for w in analysis.warnings))]
+
+    def _same_fit(self, a: Analysis, b: Analysis) -> bool:
+        """The same grid (within a fraction of a cell), printed top alike, read much alike."""
+        cell = float(np.linalg.norm(a.lattice_xy[0, GRID] - a.lattice_xy[0, 0])) / GRID
+        if lattice_distance(a.lattice_xy, b.lattice_xy) > self.track.same_fit_cells * cell:
+            return False
+        pairs = [(x, y) for x, y in zip(a.board.cells, b.board.cells) if UNKNOWN not in (x, y)]
+        return sum(x == y for x, y in pairs) >= self.track.min_agreement * max(len(pairs), 1)
+
+    def _fitting_turn(self, analysis: Analysis) -> int | None:
+        """The quarter turn under which a board located again reads like the board known (a
+        view from elsewhere may have guessed the printed top wrongly), or None when no turn
+        does: a lattice a cell off, or found with too much of the board hidden."""
+        assert self.board is not None
+        best, best_share = 0, -1.0
+        for k in range(4):
+            pairs = [(a, b) for a, b in zip(turned(analysis.board, k).cells, self.board.cells)
+                     if UNKNOWN not in (a, b)]
+            share = sum(a == b for a, b in pairs) / max(len(pairs), 1)
+            if len(pairs) >= self.track.min_cells_read and share > best_share:
+                best, best_share = k, share
+        return best if best_share >= self.track.min_agreement else None
+
+    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool) -> bool:
+        """Takes a located lattice if, through it, the board looks much as it did (``trust``:
+        whatever it shows, after a long loss). The picture through it becomes the reference and
+        the whole board is read afresh: a move may have been made while the view moved."""
+        lattice = rotate_lattice(analysis.lattice_xy, turns)
+        thumb = thumbnail(frame_bgr, lattice, self.track.thumb_cell_px)
+        if self.reference is not None and not trust:
+            changed = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1] > self.track.cell_change
+            if changed.mean() > self.track.doubt_share:
+                return False
+        self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
+        self.fresh = self.board is not analysis.board
+        return True
+
+    def _doubt(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
+        """Most of the board looks different: hands all over it, or the camera moved."""
+        assert self.lattice is not None
+        self._pending = {}
+        if self._doubt_since is None:
+            self._doubt_since = t
+        events = []
+        doubted = t - self._doubt_since
+        settled = t - self._still_since >= self.track.relocate_after_s  # not while hands move
+        if settled and self._slide(frame_bgr):
+            self._doubt_since = None
+            if self.lost:
+                self.lost = False
+                events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+            return events
+        if settled and t - self._last_locate >= self.track.relocate_every_s:
+            analysis = self._locate(frame_bgr, t)
+            turns = self._fitting_turn(analysis) if analysis is not None else None
+            trust = doubted >= self.track.trust_after_s
+            if (analysis is not None and turns is not None and self._moved(analysis, turns)
+                    and self._adopt(frame_bgr, analysis, turns, trust)):
+                self._doubt_since = None
+                if self.lost:
+                    self.lost = False
+                    events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+                return events
+        if not self.lost and doubted >= self.track.lost_after_s:
+            self.lost = True
+            events.append(TrackEvent(BOARD_LOST, t, frame, None))
+        return events
+
+    def _shift(self, thumb: np.ndarray) -> tuple[float, float] | None:
+        """How far the picture slid against the reference (thumbnail pixels), None when unclear."""
+        assert self.reference is not None
+        (dx, dy), response = cv2.phaseCorrelate(self.reference.mean(axis=2), thumb.mean(axis=2))
+        return (dx, dy) if response >= self.track.shift_response else None
+
+    def _shifted(self, thumb: np.ndarray) -> bool:
+        """The whole picture slid: the camera or the board moved (hands change only part of it,
+        which does not move the correlation peak)."""
+        shift = self._shift(thumb)
+        return shift is not None and float(np.hypot(*shift)) > self.track.shift_px
+
+    def _slide(self, frame_bgr: np.ndarray) -> bool:
+        """Follows a small move of the camera by moving the lattice with the picture; True when
+        the board then looks much as it did (the cheap fix; locating again is the thorough one).
+        """
+        assert self.lattice is not None and self.reference is not None
+        cell_px = self.track.thumb_cell_px
+        lattice = self.lattice
+        for parts in SLIDE_WINDOWS:
+            motion = picture_motion(self.reference, thumbnail(frame_bgr, lattice, cell_px), self.track.shift_response,
+                                    parts)
+            if motion is None:
+                return False
+            lattice = slid_lattice(lattice, motion, cell_px)
+        thumb = thumbnail(frame_bgr, lattice, cell_px)
+        change = block_change(thumb, self.reference, cell_px)[1:-1, 1:-1]
+        if self._shifted(thumb) or (change > self.track.cell_change).mean() > self.track.doubt_share:
+            return False
+        # the reference stays: it shows the board at rest, where this picture may show a hand;
+        # where the two still differ much, every cell is read afresh
+        self.lattice, self._previous, self._pending = lattice, thumb, {}
+        self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
+        return True
+
+    def _moved(self, analysis: Analysis, turns: int) -> bool:
+        assert self.lattice is not None
+        return lattice_distance(rotate_lattice(analysis.lattice_xy, turns), self.lattice) > self.track.moved_px
