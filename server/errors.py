@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from server.headers import SECURITY_HEADERS
 from server.i18n import message, pick_language
 
 log = logging.getLogger(__name__)
@@ -80,4 +81,5 @@ async def unexpected_error_handler(request: Request, error: Exception) -> JSONRe
     """A bug: the player still gets a sentence and a code, never a bare traceback."""
     log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=error)
     language = pick_language(request.headers.get("accept-language"))
-    return JSONResponse(error_body("unexpected", language), status_code=500)
+    headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+    return JSONResponse(error_body("unexpected", language), status_code=500, headers=headers)

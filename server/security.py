@@ -8,19 +8,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.errors import ApiError, api_error_handler
-
-# Only the page's own files; the QR code is inline SVG markup (no script, no style attribute);
-# the live camera's <video> plays a MediaStream, photos leave as blobs.
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-                           "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-                           "form-action 'self'; frame-ancestors 'none'")
-SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
-    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-)
-
+from server.headers import SECURITY_HEADERS
 
 class SecurityHeaders:
     """Pure ASGI middleware (not BaseHTTPMiddleware, which would buffer the live stream)."""

@@ -146,6 +146,7 @@ def test_any_other_bug_answers_with_a_sentence_and_a_code(db_path: Path, monkeyp
         response = client.post("/api/tables", json={"players": 2})
     assert response.status_code == 500
     assert response.json()["code"] == "unexpected" and response.json()["detail"] == message("error.unexpected")
+    assert response.headers["x-frame-options"] == "DENY" and "content-security-policy" in response.headers
 
 
 def test_the_same_board_again_is_not_stored_twice(client: TestClient, judged_table: dict, winning_photo: bytes) -> None:

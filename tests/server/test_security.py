@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from server.app import create_app
 from server.local import serving
-from server.security import CONTENT_SECURITY_POLICY
+from server.headers import CONTENT_SECURITY_POLICY
 from tests.server.conftest import WINNING_PHOTO, player
 
 CHANGES = ("POST", "PUT", "PATCH", "DELETE")
