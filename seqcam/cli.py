@@ -169,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--https", action="store_true",
                        help="serve over HTTPS with a self-signed certificate made for this computer")
     serve.add_argument("--camera", metavar="SOURCE",
-                       help="follow the server's own camera: not available yet (live tracking is still to come)")
+                       help="follow a camera of this computer (a number), a video file or a stream URL: its readings "
+                       "feed a table of their own, whose join link is printed")
 
     bench = commands.add_parser("bench-judge", help="measure positions judged per second on one core")
     bench.add_argument("--positions", type=int, default=20_000, help="random positions per team count (default 20000)")

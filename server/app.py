@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,16 +19,39 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
-from server.errors import (ApiError, api_error_handler, client_gone_handler, http_error_handler,
-                           storage_error_handler, unexpected_error_handler, validation_error_handler)
+from seqcam.watch_command import parse_source
+from server.camera import CameraFollower, threadsafe_publisher
+from server.errors import (
+    ApiError,
+    api_error_handler,
+    client_gone_handler,
+    http_error_handler,
+    storage_error_handler,
+    unexpected_error_handler,
+    validation_error_handler,
+)
 from server.i18n import FALLBACK, LANGUAGES, catalogue
 from server.live import Hub
 from server.routers import calibration, history, photos, queries, tables
 from server.security import BodyLimit, SecurityHeaders
 from server.settings import ServerSettings
-from server.store import Store
+from server.store import Store, TableRow
 
 STATIC_DIR = Path(str(resources.files("server").joinpath("static")))
+
+
+CAMERA_TABLE_KEY = "camera_table"
+
+
+def camera_table_of(store: Store, settings: ServerSettings) -> TableRow:
+    """The table the server's own camera feeds: the same one after a restart."""
+    known = store.state(CAMERA_TABLE_KEY)
+    table = store.table(known) if known else None
+    if table is None:
+        table = store.create_table(secrets.token_urlsafe(settings.table_id_bytes),
+                                   secrets.token_urlsafe(settings.token_bytes), players=2, teams=2)
+        store.set_state(CAMERA_TABLE_KEY, table.id)
+    return table
 
 
 def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
@@ -34,15 +59,26 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     settings = replace(ServerSettings(db_path=Path(db_path)), **overrides)
     store = Store(settings.db_path)
 
+    camera_table = camera_table_of(store, settings) if settings.camera else None
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        follower = None
+        if camera_table is not None and settings.camera is not None:
+            publish = threadsafe_publisher(asyncio.get_running_loop(), app.state.hub.publish)
+            follower = CameraFollower(parse_source(settings.camera), store, camera_table, publish)
+            follower.start()
+        app.state.camera = follower
         yield
+        if follower is not None:
+            follower.stop()
         store.close()
 
     app = FastAPI(title="seqcam", summary="The table's referee: photos of a Sequence board, read and judged.",
                   version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
     app.state.store = store
+    app.state.camera_table = camera_table
     app.state.hub = Hub()
     app.state.readers = photos.Readers(settings)
     app.add_middleware(BodyLimit, max_bytes=settings.max_json_bytes, exempt_suffixes=("/photos", "/calibration"))

@@ -10,6 +10,7 @@ from typing import TextIO
 import uvicorn
 
 from server.app import create_app
+from server.routers.tables import join_path
 from server.settings import default_db_path
 from server.store import StoreError
 
@@ -37,16 +38,12 @@ def page_hosts(host: str) -> list[str]:
 
 def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    if camera is not None:
-        print("seqcam serve: --camera is not available yet (live camera tracking is still to come). "
-              "Take photos with the phones instead.", file=sys.stderr)
-        return EXIT_USAGE
     db_path = Path(db) if db else default_db_path()
     hosts = page_hosts(host)
     scheme = "https" if https else "http"
     lan_base_url = f"{scheme}://{hosts[0]}:{port}" if host in ALL_INTERFACES and hosts[0] != "127.0.0.1" else None
     try:
-        app = create_app(db_path, lan_base_url=lan_base_url)
+        app = create_app(db_path, lan_base_url=lan_base_url, camera=camera)
     except StoreError as error:
         print(f"seqcam serve: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -61,6 +58,10 @@ def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | N
     print(f"Tables are kept in {db_path}", file=out)
     for address in hosts:
         print(f"Open {scheme}://{address}:{port}/ on a phone to start a table.", file=out)
+    camera_table = app.state.camera_table
+    if camera_table is not None:
+        print(f"The camera ({camera}) feeds a table of its own; players join it at "
+              f"{scheme}://{hosts[0]}:{port}{join_path(camera_table)}", file=out)
     if host not in ALL_INTERFACES and host.startswith("127."):
         print("Only this computer can reach it. For the phones on your Wi-Fi, add --host 0.0.0.0.", file=out)
     out.flush()

@@ -24,4 +24,5 @@ class ServerSettings:
     token_bytes: int = 24  # 32 URL-safe characters: unguessable, still fits a QR code well
     table_id_bytes: int = 6  # 8 characters: short enough to type from the screen
     max_streams_per_table: int = 200  # 12 players and their watchers, many times over: a bound, not a quota
+    camera: str | None = None  # the server's own camera: a device index, a video file or a stream URL
     heartbeat_s: float = 15.0  # keeps the live stream open through proxies and phone sleep

@@ -46,6 +46,10 @@ CREATE TABLE IF NOT EXISTS calibrations (
     profile TEXT,
     summary TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS server_state (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS readings_of_table ON readings(table_id, game, id);
 CREATE INDEX IF NOT EXISTS events_of_table ON events(table_id, game, id);
 """
@@ -198,3 +202,14 @@ class Store:
         if row is None or row["profile"] is None:
             return None
         return CalibrationRow(row["id"], row["created"], json.loads(row["profile"]), json.loads(row["summary"]))
+
+    def state(self, key: str) -> str | None:
+        """A value the server keeps across restarts (which table its own camera feeds)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM server_state WHERE key = ?", (key,)).fetchone()
+        return row["value"] if row else None
+
+    def set_state(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO server_state (key, value) VALUES (?, ?) "
+                             "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))

@@ -20,11 +20,6 @@ def test_serve_binds_to_this_computer_only_by_default():
     assert (args.host, args.port, args.db, args.https, args.camera) == ("127.0.0.1", 8000, None, False, None)
 
 
-def test_the_server_camera_is_refused_with_a_clear_message(capsys):
-    assert main(["serve", "--camera", "0"]) == 2
-    assert "not available yet" in capsys.readouterr().err
-
-
 def test_the_default_database_lives_in_the_users_data_folder():
     assert default_db_path().name == "seqcam.sqlite3" and "seqcam" in default_db_path().parent.parts
 

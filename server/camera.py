@@ -1,0 +1,112 @@
+"""The server's own camera (`seqcam serve --camera SOURCE`).
+
+A thread follows the source with the tracker (vision/track.py), as `seqcam watch` does; every
+board it accepts becomes a reading of the camera's table, with the events a photo would
+give, and every phone at that table is told at once. A source that fails or stops is tried
+again; a video file is followed to its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from referee.board import Board
+from referee.judge import judge
+from seqcam.watch_command import RETRY_WAIT_S, SAMPLE_FPS, Source, open_capture, sampled_frames
+from server.reading import events_between, verdict_details
+from server.store import Store, TableRow
+from vision.config import VisionConfig
+from vision.track import BOARD_CHANGED, BOARD_FOUND, Tracker
+
+log = logging.getLogger(__name__)
+Publish = Callable[[str, str], None]  # (table id, what changed)
+
+
+def board_reading(board: Board, team_count: int, warnings: tuple[str, ...]) -> dict[str, Any]:
+    """A camera's reading in the form of a photo's (`analyze --json` plus the drawing details)."""
+    verdict = judge(board, team_count)
+    return {"image": "camera", "ok": True, "grid": board.rows(), "orientation_deg": None, "corners_px": None,
+            "sequences": verdict.sequences, "winner": list(verdict.winner),
+            "warnings": [*warnings, *(str(w) for w in verdict.warnings)], "error": None, "elapsed_ms": 0.0,
+            **verdict_details(verdict)}
+
+
+class CameraFollower:
+    """Follows ``source`` in a thread and stores what it sees as readings of ``table``."""
+
+    def __init__(self, source: Source, store: Store, table: TableRow, publish: Publish,
+                 config: VisionConfig | None = None, retry_wait_s: float = RETRY_WAIT_S) -> None:
+        self.source, self.store, self.table_id, self.publish = source, store, table.id, publish
+        self.config = config or VisionConfig()
+        self.retry_wait_s = retry_wait_s
+        self.state = "starting"  # starting, following, unavailable, ended
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="seqcam-camera", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        try:
+            self._follow()
+        except Exception:  # a bug here must not take the server down: the phones still work
+            log.exception("following %s failed", self.source.name)
+            self.state = "ended"
+
+    def _follow(self) -> None:
+        table = self.store.table(self.table_id)
+        assert table is not None
+        tracker = Tracker(table.teams, self.config)
+        start = time.monotonic()
+        while not self._stop.is_set():
+            capture = open_capture(self.source)
+            if capture is None:
+                self.state = "unavailable"
+                log.warning("cannot open %s; trying again in %g s", self.source.name, self.retry_wait_s)
+                if not self.source.live:
+                    self.state = "ended"
+                    return
+                self._stop.wait(self.retry_wait_s)
+                continue
+            self.state = "following"
+            try:
+                for frame, t, index in sampled_frames(capture, self.source, SAMPLE_FPS, start):
+                    if self._stop.is_set():
+                        return
+                    for seen in tracker.feed(frame, t, index):
+                        if seen.kind in (BOARD_FOUND, BOARD_CHANGED) and seen.board is not None:
+                            self._store(seen.board, seen.warnings)
+            finally:
+                capture.release()
+            if not self.source.live:
+                self.state = "ended"
+                return
+            self.state = "unavailable"
+            log.warning("%s stopped sending frames; reconnecting", self.source.name)
+            self._stop.wait(self.retry_wait_s)
+
+    def _store(self, board: Board, warnings: tuple[str, ...]) -> None:
+        table = self.store.table(self.table_id)
+        if table is None:
+            return
+        latest = self.store.latest_reading(table)
+        result = board_reading(board, table.teams, warnings)
+        if latest is not None and latest.result["grid"] == result["grid"]:
+            return
+        before = Board.from_rows(latest.result["grid"]) if latest is not None else None
+        self.store.add_reading(table, result, events_between(before, board, table.teams, time.time()))
+        self.publish(table.id, "camera")
+
+
+def threadsafe_publisher(loop: asyncio.AbstractEventLoop, publish: Publish) -> Publish:
+    """``publish`` called from another thread, run on the event loop that owns the hub."""
+    return lambda table_id, what: loop.call_soon_threadsafe(publish, table_id, what)
