@@ -52,3 +52,34 @@ def test_the_camera_table_is_the_same_after_a_restart(tmp_path: Path) -> None:
         first = client.app.state.camera_table.id
     with TestClient(create_app(db, camera=missing)) as client:
         assert client.app.state.camera_table.id == first
+
+
+def test_a_live_camera_that_is_missing_then_comes_back_is_followed(tmp_path: Path) -> None:
+    import shutil
+
+    from seqcam.watch_command import Source
+    from server.camera import CameraFollower
+    from server.store import Store
+
+    store = Store(tmp_path / "tables.sqlite3")
+    table = store.create_table("cam", "token", players=2, teams=2)
+    later = tmp_path / "camera.mp4"  # a live source that is not there yet (unplugged)
+    published: list[str] = []
+    follower = CameraFollower(Source(str(later), True, "the test camera"), store, table,
+                              lambda table_id, what: published.append(what), retry_wait_s=0.1)
+    follower.start()
+    try:
+        deadline = time.monotonic() + 10
+        while follower.state != "unavailable":
+            assert time.monotonic() < deadline, "the missing camera was not reported"
+            time.sleep(0.05)
+        shutil.copy(default_video(), later)  # plugged in
+        deadline = time.monotonic() + 120
+        # a file read as a live camera runs faster than the game: the board being found is enough
+        while store.latest_reading(table) is None:
+            assert time.monotonic() < deadline, "the camera that came back was not followed"
+            time.sleep(0.2)
+    finally:
+        follower.stop()
+        store.close()
+    assert "camera" in published
