@@ -56,7 +56,7 @@ class Follower:
                     self.referee = LiveReferee(self.team_count, tracked.board)
                 else:
                     self.referee.lose_track()
-                detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *tracked.warnings])
+                detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *(str(w) for w in tracked.warnings)])
                 lines.append(event_line(t, frame, LiveEvent("board_found", None, None, None, detail)))
             elif tracked.kind == BOARD_LOST:
                 lines.append(event_line(t, frame, LiveEvent("board_lost", None, None, None, LOST_DETAIL)))

@@ -17,23 +17,30 @@ from typing import Any
 
 from referee.board import Board
 from referee.judge import judge
-from seqcam.watch_command import RETRY_WAIT_S, SAMPLE_FPS, Source, open_capture, sampled_frames
+from seqcam.watch_command import (
+    RETRY_WAIT_S,
+    SAMPLE_FPS,
+    Source,
+    open_capture,
+    sampled_frames,
+)
 from server.reading import events_between, verdict_details
 from server.store import Store, TableRow
 from vision.config import VisionConfig
+from vision.errors import VisionWarning
 from vision.track import BOARD_CHANGED, BOARD_FOUND, Tracker
 
 log = logging.getLogger(__name__)
 Publish = Callable[[str, str], None]  # (table id, what changed)
 
 
-def board_reading(board: Board, team_count: int, warnings: tuple[str, ...]) -> dict[str, Any]:
+def board_reading(board: Board, team_count: int, warnings: tuple[VisionWarning, ...]) -> dict[str, Any]:
     """A camera's reading in the form of a photo's (`analyze --json` plus the drawing details)."""
     verdict = judge(board, team_count)
     return {"image": "camera", "ok": True, "grid": board.rows(), "orientation_deg": None, "corners_px": None,
             "sequences": verdict.sequences, "winner": list(verdict.winner),
-            "warnings": [*warnings, *(str(w) for w in verdict.warnings)], "error": None, "elapsed_ms": 0.0,
-            **verdict_details(verdict)}
+            "warnings": [*(str(w) for w in warnings), *(str(w) for w in verdict.warnings)], "error": None,
+            "elapsed_ms": 0.0, **verdict_details(verdict, warnings)}
 
 
 class CameraFollower:
@@ -94,7 +101,7 @@ class CameraFollower:
             log.warning("%s stopped sending frames; reconnecting", self.source.name)
             self._stop.wait(self.retry_wait_s)
 
-    def _store(self, board: Board, warnings: tuple[str, ...]) -> None:
+    def _store(self, board: Board, warnings: tuple[VisionWarning, ...]) -> None:
         table = self.store.table(self.table_id)
         if table is None:
             return

@@ -36,7 +36,7 @@ import numpy as np
 from referee.board import UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import VisionError
+from vision.errors import VisionError, VisionWarning
 from vision.pipeline import Analysis, analyze_image, rectified_board, turned
 from vision.profile import Profile
 from vision.read_cells import classify, measure_cells, prepare
@@ -85,7 +85,7 @@ class TrackEvent:
     t: float  # source time, seconds
     frame: int
     board: Board | None
-    warnings: tuple[str, ...] = ()  # what the first reading doubted (the printed top, say)
+    warnings: tuple[VisionWarning, ...] = ()  # what the first reading doubted (the printed top, say)
 
 
 def thumbnail_homography(lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
@@ -343,7 +343,7 @@ class Tracker:
         analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
-        return [TrackEvent(BOARD_FOUND, t, frame, self.board, tuple(str(w) for w in analysis.warnings))]
+        return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
 
     def _same_fit(self, a: Analysis, b: Analysis) -> bool:
         """The same grid (within a fraction of a cell), printed top alike, read much alike."""
