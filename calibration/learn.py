@@ -11,21 +11,21 @@ Everything found doubtful is reported in words the players can act on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from datetime import date
+from enum import Enum
 
 import cv2
 import numpy as np
 
 from referee.board import CHIP_COLOURS, EMPTY, UNKNOWN
+from vision.cell_model import CLASSES, default_model
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, VisionError
 from vision.lens import undistorted
 from vision.locate_reference import locate_by_reference
-from vision.pipeline import analyze_image, rectified_board
+from vision.pipeline import analyze_image, rectified_board, reference_lab
 from vision.profile import REFERENCE_CELL_PX, TEAMS, LensModel, Profile
 from vision.read_cells import cluster_team_colours, measure_cells, prepare, reference_change
-from vision.cell_model import CLASSES, default_model
 
 MIN_PAPER_LIGHTNESS = 110  # the cards' paper darker than this (0-255): the photo is too dark
 MAX_CHIPS_ON_EMPTY = 2  # more cells than this read as chips: the "empty" board is not empty
@@ -175,7 +175,7 @@ def chip_colours(photos: tuple[np.ndarray, ...], profile: Profile, config: Visio
         board = rectified_board(image, fit.lattice_xy, config.cell_px)
         prepared = prepare(board, config)
         features = measure_cells(prepared, config)
-        reference = prepare(cv2.resize(profile.reference_bgr, board.shape[1::-1]), config)
+        reference = reference_lab(profile, board.shape[0], config)  # oriented: the artwork found it
         change = reference_change(prepared, reference, features.centre_yx, config).reshape(-1)
         kinds = default_model().probabilities(features.matrix()).argmax(axis=1)
         chips = (change > config.empty_max_change) & (kinds == CLASSES.index("chip"))

@@ -189,14 +189,17 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig) -> Iterator[C
         yield fit_proposal(quad, scale, small_pyramid, gray_pyramid, config)
 
 
-def locate_grid(image_bgr: np.ndarray, config: VisionConfig) -> GridFit | None:
+def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:
     """The printed grid in ``image_bgr`` (BGR uint8), or None when no grid is in the photo.
 
     Raises ``BoardCutOff`` when a grid is found but part of it lies outside the photo.
+    ``fitted`` collects every fit made, for a caller with more evidence (a calibration).
     """
     height, width = image_bgr.shape[:2]
     best: Candidate | None = None
     for candidate in fitted_candidates(image_bgr, config):
+        if fitted is not None:
+            fitted.append(candidate)
         if best is None or candidate.score > best.score:
             best = candidate
         if best.score >= config.sure_board_probability:

@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -21,10 +22,10 @@ from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
-from vision.locate import GridFit, cut_off_sides, fitted_candidates, locate_grid
-from vision.orient import Orientation, find_orientation, ink_redness
 from vision.lens import distorted_points, undistorted
+from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
 from vision.locate_reference import locate_by_reference
+from vision.orient import Orientation, find_orientation, ink_redness
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, rotate_lattice, warp_board
@@ -102,6 +103,16 @@ class ProfileMatch:
     change: np.ndarray  # (10, 10) share of each chip disc unlike the calibrated empty board
 
 
+@lru_cache(maxsize=8)
+def reference_lab(profile: Profile, side: int, config: VisionConfig) -> np.ndarray:
+    """The calibrated empty board prepared as a photo's board is, ``side`` pixels square, in
+    its printed orientation (made once per profile and size: every photo compares with it)."""
+    board = cv2.resize(profile.reference_bgr, (side, side), interpolation=cv2.INTER_LINEAR)
+    lab = prepare(board, config).lab
+    lab.setflags(write=False)
+    return lab
+
+
 def match_profile(prepared: PreparedBoard, features: CellFeatures, plain: Board, profile: Profile,
                   oriented: bool, config: VisionConfig) -> ProfileMatch | None:
     """The calibrated empty board laid over this one: the quarter turn under which the cards
@@ -110,12 +121,11 @@ def match_profile(prepared: PreparedBoard, features: CellFeatures, plain: Board,
     empty = np.array([symbol == EMPTY for symbol in plain.cells]).reshape(GRID, GRID)
     if empty.sum() < config.min_cells_to_match:
         return None
-    side = prepared.lab.shape[1::-1]
-    reference_bgr = cv2.resize(profile.reference_bgr, side, interpolation=cv2.INTER_LINEAR)
+    reference = reference_lab(profile, prepared.lab.shape[0], config)
     scores = []
     for turns in [0] if oriented else range(4):
-        reference = prepare(np.ascontiguousarray(np.rot90(reference_bgr, turns)), config)
-        change = reference_change(prepared, reference, features.centre_yx, config)
+        turned_reference = np.ascontiguousarray(np.rot90(reference, turns))
+        change = reference_change(prepared, turned_reference, features.centre_yx, config)
         scores.append((float(np.median(change[empty])), turns, change))
     scores.sort(key=lambda item: item[0])
     best, turns, change = scores[0]
@@ -125,12 +135,12 @@ def match_profile(prepared: PreparedBoard, features: CellFeatures, plain: Board,
     return ProfileMatch(turns, change)
 
 
-def rescued_by_profile(image_bgr: np.ndarray, profile: Profile, config: VisionConfig) -> GridFit | None:
-    """A fit that the no-set-up verdict turned down, kept when the calibrated empty board lies
-    on it cleanly: the calibration vouches for it."""
+def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: Profile,
+                       config: VisionConfig) -> GridFit | None:
+    """One of the fits the no-set-up verdict turned down (``fitted``, as ``locate_grid`` left
+    them), kept when the calibrated empty board lies on it cleanly: the calibration vouches for it."""
     height, width = image_bgr.shape[:2]
-    candidates = sorted(fitted_candidates(image_bgr, config), key=lambda c: -c.score)
-    for candidate in candidates[: config.max_rescued]:
+    for candidate in sorted(fitted, key=lambda c: -c.score)[: config.max_rescued]:
         lattice = candidate.lattice_xy
         if candidate.score < config.min_rescue_probability or cut_off_sides(lattice, width, height,
                                                                             config.edge_margin_px):
@@ -154,9 +164,10 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     lens = profile.lens if profile is not None else None
     if lens is not None:
         image_bgr = undistorted(image_bgr, lens)
-    fit = (locate or locate_grid)(image_bgr, config)
+    fitted: list[Candidate] = []  # every fit the locator made, for the calibration to look at again
+    fit = locate(image_bgr, config) if locate is not None else locate_grid(image_bgr, config, fitted)
     if fit is None and profile is not None:
-        fit = rescued_by_profile(image_bgr, profile, config)
+        fit = rescued_by_profile(image_bgr, fitted, profile, config)
     if fit is None and profile is not None:  # the board's own artwork finds it behind hands and clutter
         fit = locate_by_reference(image_bgr, profile, config)
     if fit is None:

@@ -244,16 +244,17 @@ def hue_gap(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
     return np.abs((np.asarray(a) - np.asarray(b) + 180) % 360 - 180)
 
 
-def reference_change(prepared: PreparedBoard, reference: PreparedBoard, centres_yx: np.ndarray,
+def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres_yx: np.ndarray,
                      config: VisionConfig) -> np.ndarray:
-    """(10, 10) share of each cell's chip disc that differs from the calibrated empty board.
+    """(10, 10) share of each cell's chip disc that differs from the calibrated empty board
+    (``reference_lab``: prepared as this board, same size and turn).
 
     Each pixel is compared with the empty board's pixels a little around it, so that a grid
     located a pixel or two off does not make the printed ink look changed."""
     reach = config.reference_shift_px
     sigma = config.reference_blur * prepared.cell_px  # both photos equally soft: focus and print detail differ
     current = cv2.GaussianBlur(prepared.lab, (0, 0), sigma)
-    padded = cv2.copyMakeBorder(cv2.GaussianBlur(reference.lab, (0, 0), sigma), reach, reach, reach, reach,
+    padded = cv2.copyMakeBorder(cv2.GaussianBlur(reference_lab, (0, 0), sigma), reach, reach, reach, reach,
                                 cv2.BORDER_REPLICATE)
     height, width = current.shape[:2]
     nearest = np.full((height, width), np.inf, np.float32)

@@ -174,18 +174,21 @@ def test_calibrate_and_analyze_on_the_command_line(tmp_path: Path, capsys: pytes
 
 def test_a_fit_the_verdict_turned_down_is_rescued_by_the_calibration() -> None:
     from vision.errors import BoardNotFound
+    from vision.locate import locate_grid
     from vision.pipeline import rescued_by_profile
 
     _, (game, label) = photos(0)
     doubtful = replace(CONFIG, min_board_probability=1.01)  # no fit is clear enough without a calibration
     with pytest.raises(BoardNotFound):
         analyze_image(game, label["teams"], doubtful)
-    fit = rescued_by_profile(game, profile_for(0), doubtful)
+    fitted: list = []
+    assert locate_grid(game, doubtful, fitted) is None and fitted
+    fit = rescued_by_profile(game, fitted, profile_for(0), doubtful)
     assert fit is not None
     corners = np.float32(label["corners_px"])
     cell = label["varied"]["grid_px"] / 10
     assert min(np.abs(np.roll(fit.corners_xy, k, axis=0) - corners).max() for k in range(4)) < 0.3 * cell
-    assert rescued_by_profile(game, profile_for(1), doubtful) is None  # another board's calibration vouches for nothing
+    assert rescued_by_profile(game, fitted, profile_for(1), doubtful) is None  # another board's calibration vouches for nothing
 
 
 def test_the_bundled_empty_board_calibrates_the_bundled_sample(tmp_path: Path,
