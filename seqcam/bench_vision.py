@@ -16,7 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import cv2
@@ -161,49 +161,38 @@ def bench_photo(path: Path, config: VisionConfig, oracle: bool = False, profile:
     return result
 
 
-@dataclass
-class Calibrated:
-    """A calibration made for one bench photo's board, from its own empty-board photo."""
-
-    profile: Profile | None
-    seconds: float
-    error: str = ""
-    usable: bool = False
-
-
-def calibration_photo(path: Path) -> Path:
-    """The empty-board photo of the game in bench photo ``path`` (photos without a board
-    borrow the first game's)."""
+def calibration_game(path: Path) -> tuple[int, int, Path]:
+    """The seed and index of the game in bench photo ``path`` (photos without a board borrow
+    the first game's), and where its empty-board photo goes."""
     label = json.loads(path.with_suffix(".json").read_text())
     index = int(label["index"]) if label["has_board"] else 0
-    return path.parent / f"calibration_{index:04d}.jpg"
+    return int(label["seed"]), index, path.parent / f"calibration_{index:04d}.jpg"
 
 
 def _render_calibration_job(path: str) -> None:
-    label = json.loads(Path(path).with_suffix(".json").read_text())
-    target = calibration_photo(Path(path))
+    seed, index, target = calibration_game(Path(path))
     if not target.exists():
-        index = int(label["index"]) if label["has_board"] else 0
-        target.write_bytes(render_calibration(int(label["seed"]), index).jpeg)
+        target.write_bytes(render_calibration(seed, index).jpeg)
 
 
 def render_calibration_set(paths: list[Path], workers: int) -> None:
     """Renders the empty-board photos in worker processes (the renderer's memory stays out
     of the measured process)."""
+    games = [str(p) for p in paths if p.name.startswith("photo_")]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        list(tqdm(pool.map(_render_calibration_job, [str(p) for p in paths if p.name.startswith("photo_")]),
-                  total=sum(p.name.startswith("photo_") for p in paths), unit="photo", desc="rendering empty boards"))
+        list(tqdm(pool.map(_render_calibration_job, games), total=len(games), unit="photo",
+                  desc="rendering empty boards"))
 
 
-def calibrate_for(path: Path, config: VisionConfig) -> Calibrated:
-    """Calibrates on the empty-board photo of the game in ``path``."""
-    empty = calibration_photo(path)
+def calibrate_for(path: Path, config: VisionConfig) -> tuple[Profile | None, float]:
+    """A profile from the empty-board photo of the game in ``path`` (None when that photo
+    cannot be used), and the seconds calibrating took."""
     start = time.perf_counter()
     try:
-        result = calibrate(read_image_file(empty, config).image_bgr, config=config)
-    except VisionError as error:
-        return Calibrated(None, time.perf_counter() - start, str(error))
-    return Calibrated(result.profile, time.perf_counter() - start, usable=True)
+        profile = calibrate(read_image_file(calibration_game(path)[2], config).image_bgr, config=config).profile
+    except VisionError:
+        profile = None
+    return profile, time.perf_counter() - start
 
 
 def accuracy_rows(results: list[PhotoResult]) -> list[tuple[str, str, int]]:
@@ -295,7 +284,8 @@ def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | 
               oracle: bool = False, calibrated: bool = False) -> int:
     cv2.setNumThreads(1)  # speed is reported per core
     config = VisionConfig()
-    calibrations: list[Calibrated] = []
+    calibration_seconds: list[float] = []
+    unusable = 0  # empty-board photos that could not be calibrated on
     calibrated_results: list[PhotoResult] = []
     with tempfile.TemporaryDirectory(prefix="seqcam-bench-") as scratch:
         out_dir = Path(photos_dir) if photos_dir else Path(scratch)
@@ -304,9 +294,10 @@ def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | 
         if calibrated:  # one profile at a time: the process's peak memory stays that of one reading
             render_calibration_set(paths, workers)
             for path in tqdm(paths, unit="photo", desc="calibrating and reading"):
-                made = calibrate_for(path, config)
-                calibrated_results.append(bench_photo(path, config, oracle, made.profile, calibrated=True))
-                calibrations.append(replace(made, profile=None, usable=made.profile is not None))
+                profile, seconds = calibrate_for(path, config)
+                calibrated_results.append(bench_photo(path, config, oracle, profile, calibrated=True))
+                calibration_seconds.append(seconds)
+                unusable += profile is None
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     mode = " (locating skipped: the true grid is given)" if oracle else ""
     print(f"\nseqcam bench: {n} photos with a board and {no_board} without, seed {seed}{mode}")
@@ -315,11 +306,10 @@ def run_bench(n: int, no_board: int, seed: int, workers: int, photos_dir: str | 
         print_table("Accuracy: no set-up, and calibrated on an empty-board photo of the same game",
                     ("measure", "no set-up", "calibrated", "of"),
                     [(name, value, other, count) for (name, value, count), (_, other, _) in zip(zero, calib)])
-        failed = [c for c in calibrations if not c.usable]
-        seconds = [c.seconds for c in calibrations]
-        print(f"\nCalibrations: {len(calibrations) - len(failed)} of {len(calibrations)} empty-board photos "
-              f"usable; time per calibration median {statistics.median(seconds):.2f} s, "
-              f"p95 {np.percentile(seconds, 95):.2f} s")
+        count = len(calibration_seconds)
+        print(f"\nCalibrations: {count - unusable} of {count} empty-board photos "
+              f"usable; time per calibration median {statistics.median(calibration_seconds):.2f} s, "
+              f"p95 {np.percentile(calibration_seconds, 95):.2f} s")
     else:
         print_table("Accuracy", ("measure", "value", "of"), accuracy_rows(results))
     print_table("Accuracy by condition (boards fully visible)", ("condition", "value", "photos", "localised", "per-cell", "exact"),

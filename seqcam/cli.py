@@ -17,6 +17,15 @@ def _cell_argument(text: str) -> Cell:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _training_arguments(parser: argparse.ArgumentParser, photos: str, model: str) -> None:
+    """The options every model-fitting command shares."""
+    parser.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
+    parser.add_argument("--n", type=int, default=400, help=f"{photos} (default 400)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
+    parser.add_argument("--out", default=None, help=f"where to write the model (default {model})")
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="seqcam",
@@ -143,19 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
                               help="skip locating: give the later stages the true grid, to measure them alone")
 
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
-    train_cells.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
-    train_cells.add_argument("--n", type=int, default=400, help="photos to learn from (default 400)")
-    train_cells.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
-    train_cells.add_argument("--out", default=None, help="where to write the model (default vision/models/cells.json)")
-    train_cells.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
-
+    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json")
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
-    train_locator.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
-    train_locator.add_argument("--n", type=int, default=400, help="photos with a board (default 400)")
+    _training_arguments(train_locator, "photos with a board", "vision/models/board_verdict.json")
     train_locator.add_argument("--no-board", type=int, default=60, help="photos without a board (default 60)")
-    train_locator.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
-    train_locator.add_argument("--out", default=None, help="where to write the model (default vision/models/board_verdict.json)")
-    train_locator.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
     serve = commands.add_parser(
         "serve",
         help="start the web page the phones at the table open",

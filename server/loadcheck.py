@@ -17,6 +17,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,17 +116,28 @@ def wait_until_up(base: str, server: subprocess.Popen) -> None:
     raise RuntimeError("seqcam serve did not come up")
 
 
-def run(photos_count: int, senders: int, viewers: int, max_seconds: float) -> Results:
-    photos = [photo_at_1080p(SAMPLE_DIR / name) for name in PHOTOS_1080P]
+@contextmanager
+def serve_in_subprocess(db_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`seqcam serve` over ``db_path`` on a free loopback port, up and answering: its base URL
+    and its process (to watch its memory); stopped when the block ends."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "seqcam.cli", "serve", "--port", str(port), "--db", str(db_path)],
+                              stdout=subprocess.DEVNULL)
+    try:
+        wait_until_up(base, server)
+        yield base, server
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def run(photos_count: int, senders: int, viewers: int, max_seconds: float) -> Results:
+    photos = [photo_at_1080p(SAMPLE_DIR / name) for name in PHOTOS_1080P]
     results = Results()
-    with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen([sys.executable, "-m", "seqcam.cli", "serve", "--port", str(port),
-                                   "--db", str(Path(folder) / "load.sqlite3")], stdout=subprocess.DEVNULL)
-        stop = threading.Event()
+    stop = threading.Event()
+    with tempfile.TemporaryDirectory() as folder, serve_in_subprocess(Path(folder) / "load.sqlite3") as (base, _):
         try:
-            wait_until_up(base, server)
             table = httpx.post(base + "/api/tables", json={"players": 2}).json()
             watchers = [threading.Thread(target=viewer, args=(base, table["id"], results, stop), daemon=True)
                         for _ in range(viewers)]
@@ -144,8 +157,6 @@ def run(photos_count: int, senders: int, viewers: int, max_seconds: float) -> Re
             time.sleep(1.0)  # the last wake-ups
         finally:
             stop.set()
-            server.terminate()
-            server.wait(timeout=10)
     return results
 
 

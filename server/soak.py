@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -24,8 +23,7 @@ from pathlib import Path
 import httpx
 
 from seqcam.samples import SAMPLE_DIR
-from server.loadcheck import PHOTOS_1080P, percentile, photo_at_1080p, wait_until_up
-from server.local import free_port
+from server.loadcheck import PHOTOS_1080P, percentile, photo_at_1080p, serve_in_subprocess
 
 VIEW_SECONDS = (1.0, 4.0)  # how long a phone keeps its stream before dropping off
 STORED_OR_SEEN = (200, 201)  # 200: the same board as the latest reading, already stored
@@ -111,15 +109,11 @@ def player_sending(base: str, table: dict, photos: list[bytes], queue: list[int]
 
 def run(tables: int, photos_per_table: int, senders: int, viewers: int, max_seconds: float) -> Soak:
     photos = [photo_at_1080p(SAMPLE_DIR / name) for name in PHOTOS_1080P]
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     soak = Soak()
-    with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen([sys.executable, "-m", "seqcam.cli", "serve", "--port", str(port),
-                                   "--db", str(Path(folder) / "soak.sqlite3")], stdout=subprocess.DEVNULL)
-        stop = threading.Event()
+    stop = threading.Event()
+    with tempfile.TemporaryDirectory() as folder, \
+            serve_in_subprocess(Path(folder) / "soak.sqlite3") as (base, server):
         try:
-            wait_until_up(base, server)
             soak.rss_mb["start"] = rss_mb(server.pid)
             boards = [httpx.post(base + "/api/tables", json={"players": 4}).json() for _ in range(tables)]
             phones = [threading.Thread(target=phone_coming_and_going, args=(base, t["id"], soak, stop, i * 100 + n),
@@ -148,8 +142,6 @@ def run(tables: int, photos_per_table: int, senders: int, viewers: int, max_seco
             soak.rss_mb["database"] = sum(p.stat().st_size for p in Path(folder).iterdir()) / 1e6
         finally:
             stop.set()
-            server.terminate()
-            server.wait(timeout=10)
     return soak
 
 

@@ -46,9 +46,9 @@ class CellModel:
         return {
             "features": list(FEATURES),
             "classes": list(CLASSES),
-            "mean": _rounded(self.mean),
-            "scale": _rounded(self.scale),
-            "layers": [{"weights": _rounded(w), "bias": _rounded(b)} for w, b in self.layers],
+            "mean": rounded(self.mean),
+            "scale": rounded(self.scale),
+            "layers": [{"weights": rounded(w), "bias": rounded(b)} for w, b in self.layers],
         }
 
     @classmethod
@@ -60,7 +60,7 @@ class CellModel:
         return cls(np.array(data["mean"], np.float32), np.array(data["scale"], np.float32), layers)
 
 
-def _rounded(values: np.ndarray) -> list:
+def rounded(values: np.ndarray) -> list:
     """Six significant digits: the file stays small and readable, the model the same."""
     return np.vectorize(lambda v: float(f"{v:.6g}"), otypes=[float])(values).tolist()
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.cell_model import rounded
 from vision.locate_lattice import Evidence
 
 FEATURES = ("repeat", "off_repeat", "spill", "busy", "content", "extent", "lines_seen", "residual",
@@ -48,18 +49,14 @@ class BoardVerdict:
         return 1.0 / (1.0 + np.exp(-logit))
 
     def to_json(self) -> dict:
-        return {"features": list(FEATURES), "mean": _rounded(self.mean), "scale": _rounded(self.scale),
-                "weights": _rounded(self.weights), "bias": float(f"{self.bias:.6g}")}
+        return {"features": list(FEATURES), "mean": rounded(self.mean), "scale": rounded(self.scale),
+                "weights": rounded(self.weights), "bias": float(f"{self.bias:.6g}")}
 
     @classmethod
     def from_json(cls, data: dict) -> BoardVerdict:
         if data.get("features") != list(FEATURES):
             raise ValueError("the board verdict was trained on other features; run seqcam train-locator")
         return cls(np.array(data["mean"]), np.array(data["scale"]), np.array(data["weights"]), float(data["bias"]))
-
-
-def _rounded(values: np.ndarray) -> list[float]:
-    return [float(f"{v:.6g}") for v in values]
 
 
 @lru_cache(maxsize=1)
