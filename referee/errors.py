@@ -21,3 +21,8 @@ class IllegalActionError(RefereeError):
 
 class RecordError(RefereeError):
     """A game record that cannot be read or does not replay."""
+
+
+class CorrectionError(RefereeError):
+    """A correction the players asked for that cannot be made (nothing to undo, no choice open,
+    a cell or a colour that cannot be), said so that they can ask again."""

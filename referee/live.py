@@ -11,14 +11,23 @@ from the last gives events through ``referee.moves.infer_move``.
 ['placed']
 >>> [(e.type, e.detail.split(":")[0]) for e in live.observe(live.board.with_cell(cell(5, 5), "B"))]
 [('placed', 'Blue placed a chip on row 5, column 5 (3♥).'), ('violation', 'out_of_turn')]
+
+The players correct it (each correction is an event too, flagged ``correction``): ``undo``
+takes back the last change, ``confirm`` states the true content of cells, ``choose`` picks
+the five cells of a sequence when several windows fit.
+
+>>> [e.type for e in live.undo()], [(e.type, e.correction) for e in live.confirm({cell(5, 5): "G"})]
+(['undo'], [('confirm', True), ('placed', True)])
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from referee.board import UNKNOWN, Board
-from referee.cells import CORNERS, TEAM_NAMES, Cell, Team, cell_name, teams_for, win_target
+from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
+from referee.cells import CORNERS, TEAM_NAMES, Cell, Team, cell_name, cell_col, cell_row, teams_for, win_target
+from referee.errors import CorrectionError
 from referee.game import new_sequence_options
 from referee.judge import judge
 from referee.moves import MoveKind, infer_move
@@ -31,11 +40,45 @@ SEQUENCE_LENGTH = 5
 class LiveEvent:
     """One thing that happened at the table (see DESIGN's ``seqcam watch --json`` line)."""
 
-    type: str  # "placed" | "removed" | "sequence" | "winner" | "violation"
+    type: str  # "placed" | "removed" | "sequence" | "winner" | "violation" | "undo" | "confirm" | "choose"
     team: Team | None
     cell: Cell | None
     cells: tuple[Cell, ...] | None
     detail: str
+    correction: bool = False  # a correction by the players, or an event that follows from one
+    # a sequence where several windows fit: every set of windows the players may choose
+    # (numbered from 1 in ``detail`` and in ``LiveReferee.choose``); None when there is no choice
+    options: tuple[tuple[tuple[Cell, ...], ...], ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceChoice:
+    """The sequences a chip completed where several windows fit: ``options[chosen - 1]`` counts
+    until the players choose (open until the team completes another sequence)."""
+
+    team: Team
+    cell: Cell  # the chip that completed them
+    options: tuple[tuple[Sequence, ...], ...]
+    chosen: int  # from 1
+
+
+def window_text(cells: Iterable[Cell]) -> str:
+    """A window for people, its first and last cells as ROW,COL.
+
+    >>> window_text((1, 2, 3, 4, 5))
+    '0,1-0,5'
+    """
+    ordered = sorted(cells)
+    return f"{cell_row(ordered[0])},{cell_col(ordered[0])}-{cell_row(ordered[-1])},{cell_col(ordered[-1])}"
+
+
+def option_text(option: Iterable[Sequence]) -> str:
+    return " + ".join(window_text(s.cells) for s in option)
+
+
+def options_text(options: tuple[tuple[Sequence, ...], ...]) -> str:
+    """``1) 0,0-0,4; 2) 0,1-0,5``: the options as the players see them numbered."""
+    return "; ".join(f"{n}) {option_text(option)}" for n, option in enumerate(options, start=1))
 
 
 def sequences_on(board: Board, team: Team) -> list[Sequence]:
@@ -58,6 +101,8 @@ class _Seen:
     to_play: Team | None
     cleared: tuple[Cell, Team] | None
     winner: Team | None
+    choice: SequenceChoice | None
+    change: LiveEvent | None  # the first event of the change, to say what an undo takes back
 
 
 class LiveReferee:
@@ -75,6 +120,7 @@ class LiveReferee:
         self.to_play: Team | None = None  # unknown until a team places a chip
         self.cleared: tuple[Cell, Team] | None = None
         self.winner: Team | None = self._leader()
+        self.choice: SequenceChoice | None = None  # the latest sequence the players may still choose
         self._history: list[_Seen] = []
 
     def observe(self, after: Board) -> list[LiveEvent]:
@@ -95,8 +141,7 @@ class LiveReferee:
                                     violation.cells, f"{violation.kind.value}: {violation.message}"))
         remover = self._remover(move.team) if move.kind == MoveKind.REMOVED else None
         if after != self.board:
-            self._history.append(_Seen(self.board, tuple(self.claimed), frozenset(self.protected), self.to_play,
-                                       self.cleared, self.winner))
+            self._remember(events[0] if events else None)
         self.board = after
         if move.kind == MoveKind.PLACED and move.team is not None and move.cell is not None:
             events += self._claim(move.team, move.cell)
@@ -112,42 +157,165 @@ class LiveReferee:
             self.to_play, self.cleared = None, None  # whose turn it is can no longer be told
         return events
 
-    def undo(self) -> Board:
-        """Takes back the last change (the players say it did not happen, or was misread) and
-        returns the board as it was before it. Raises ``ValueError`` when nothing is left to undo.
+    def undo(self) -> list[LiveEvent]:
+        """Takes back the last change (a move the players say did not happen or was misread, or
+        a correction) and gives the ``undo`` event; ``board`` is then as it was before it.
+        Raises ``CorrectionError`` when nothing is left to undo.
 
         >>> live = LiveReferee(2, Board.empty())
         >>> _ = live.observe(Board.empty().with_cell(44, "B"))
-        >>> live.undo() == Board.empty(), live.to_play
+        >>> [(e.type, e.cell, e.detail) for e in live.undo()]
+        [('undo', 44, 'Taken back: Blue placed a chip on row 4, column 4 (5♥).')]
+        >>> live.board == Board.empty(), live.to_play
         (True, None)
         """
         if not self._history:
-            raise ValueError("Nothing to undo: no move has been seen since the game was joined.")
+            raise CorrectionError("Nothing to undo: no move has been seen since the game was joined.")
         seen = self._history.pop()
         self.board, self.claimed, self.protected = seen.board, list(seen.claimed), set(seen.protected)
         self.to_play, self.cleared, self.winner = seen.to_play, seen.cleared, seen.winner
-        return self.board
+        self.choice = seen.choice
+        change = seen.change
+        what = change.detail if change is not None else "a change of the board."
+        return [LiveEvent("undo", change.team if change else None, change.cell if change else None,
+                          change.cells if change else None, f"Taken back: {what}", correction=True)]
+
+    def confirm(self, stated: Mapping[Cell, str]) -> list[LiveEvent]:
+        """The players state the true content of cells (``.`` or a team's letter): the board
+        takes it from now on. Gives the ``confirm`` event, then the events that follow from it
+        (a chip placed or removed, a sequence completed or no longer complete, a winner), all
+        flagged as a correction. Whose turn it is is unknown again when a cell read before
+        changes. Raises ``CorrectionError`` for a corner, a colour not in this game, or nothing
+        stated.
+
+        >>> live = LiveReferee(2, Board.empty().with_cell(44, "?"))
+        >>> [(e.type, e.team, e.cell) for e in live.confirm({44: "B", 45: "."})]
+        [('confirm', None, None), ('placed', 'B', 44)]
+        """
+        if not stated:
+            raise CorrectionError("Say which cells to confirm and what is on them.")
+        for c, symbol in stated.items():
+            if c in CORNERS:
+                raise CorrectionError(f"{cell_name(c)} is a corner: it counts for every team and holds no chip.")
+            if symbol != EMPTY and symbol not in self.teams:
+                names = ", ".join(TEAM_NAMES[t] for t in self.teams)
+                raise CorrectionError(f"{symbol!r} is not a chip of this game: a cell is empty or holds {names}.")
+        after = self.board
+        for c, symbol in stated.items():
+            after = after.with_cell(c, symbol)
+        said = "; ".join(f"{cell_row(c)},{cell_col(c)} {TEAM_NAMES.get(s, 'empty')}" for c, s in sorted(stated.items()))
+        changed = [c for c in sorted(stated) if after[c] != self.board[c]]
+        confirm = LiveEvent("confirm", None, None, tuple(sorted(stated)), f"The players confirmed: {said}.", True)
+        if not changed:
+            return [LiveEvent(confirm.type, None, None, confirm.cells, f"{confirm.detail[:-1]} (as read).", True)]
+        self._remember(confirm)
+        before, self.board = self.board, after
+        events: list[LiveEvent] = []
+        for c in changed:
+            old, new = before[c], after[c]
+            if old in self.teams:
+                events.append(LiveEvent("removed", old, c, None, f"The {TEAM_NAMES[old]} chip on {cell_name(c)} "
+                                        "was taken off the record by the players.", True))
+            if new in self.teams:
+                events.append(LiveEvent("placed", new, c, None, f"{TEAM_NAMES[new].capitalize()} chip on "
+                                        f"{cell_name(c)}, as the players say.", True))
+        events += self._drop_broken()
+        for c in changed:
+            if after[c] in self.teams:
+                events += self._claim(after[c], c, correction=True)
+        if any(before[c] != UNKNOWN for c in changed):
+            self.to_play, self.cleared = None, None
+        return [confirm, *events]
+
+    def choose(self, number: int) -> list[LiveEvent]:
+        """The players choose which windows count for the open ``choice`` (``number`` from 1,
+        as the sequence event listed them). Gives the ``choose`` event and the chosen
+        ``sequence`` events (they replace the ones taken for now); the chosen cells are
+        protected, the others no longer. Raises ``CorrectionError`` when no choice is open,
+        the number is not an option, or its window is no longer complete on the board.
+        """
+        choice = self.choice
+        if choice is None:
+            raise CorrectionError("No sequence is waiting for a choice: every sequence so far had only one "
+                                  "possible set of five cells, or was settled when the team completed another.")
+        if not 1 <= number <= len(choice.options):
+            raise CorrectionError(f"There are {len(choice.options)} options: {options_text(choice.options)}. "
+                                  "Choose one of their numbers.")
+        taken, wanted = choice.options[choice.chosen - 1], choice.options[number - 1]
+        broken = [s for s in wanted if not self._complete(s)]
+        if broken:
+            raise CorrectionError(f"{window_text(broken[0].cells)} is no longer complete for "
+                                  f"{TEAM_NAMES[choice.team]} on the board.")
+        team_name = TEAM_NAMES[choice.team]
+        event = LiveEvent("choose", choice.team, choice.cell, None,
+                          f"The players chose option {number} for {team_name}'s sequence: {option_text(wanted)}.", True)
+        if number != choice.chosen:
+            self._remember(event)
+            others = [s for s in self.claimed if s not in taken]
+            self.claimed = others + list(wanted)
+            still = {x for s in others for x in s.cells}
+            self.protected -= {x for s in taken for x in s.cells} - still
+            self.protected.update(x for s in wanted for x in s.cells if x not in CORNERS)
+            self.choice = SequenceChoice(choice.team, choice.cell, choice.options, number)
+        return [event, *(LiveEvent("sequence", choice.team, None, s.cells,
+                                   f"{team_name.capitalize()}'s sequence is {window_text(s.cells)}, as the players chose.",
+                                   True) for s in wanted)]
 
     def lose_track(self) -> None:
         """Moves may have gone unseen (the board was out of view): whose turn it is is unknown
         until the next chip placed, so nobody is wrongly called out of turn."""
         self.to_play, self.cleared = None, None
 
-    def _claim(self, team: Team, c: Cell) -> list[LiveEvent]:
+    def _claim(self, team: Team, c: Cell, correction: bool = False) -> list[LiveEvent]:
         options = new_sequence_options(self.board.cells, c, team, self.claimed)
         chosen = options[0]
         events = []
+        name = TEAM_NAMES[team].capitalize()
+        offered = tuple(tuple(s.cells for s in option) for option in options) if len(options) > 1 else None
         for sequence in chosen:
             self.claimed.append(sequence)
             self.protected.update(x for x in sequence.cells if x not in CORNERS)
-            detail = f"{TEAM_NAMES[team].capitalize()} completed a sequence."
-            if len(options) > 1:
-                detail += " Other windows were possible: the players choose which five cells count."
-            events.append(LiveEvent("sequence", team, None, sequence.cells, detail))
+            detail = f"{name} completed a sequence."
+            if offered:
+                detail += (f" Several windows fit: {options_text(options)}. Option 1 counts until the players "
+                           "choose.")
+            events.append(LiveEvent("sequence", team, None, sequence.cells, detail, correction, offered))
+        if offered:  # the latest choice is the open one
+            self.choice = SequenceChoice(team, c, options, 1)
+        elif chosen and self.choice is not None and self.choice.team == team:
+            self.choice = None  # the team built on it: the windows taken for now stand
         if chosen and self.winner is None and self._leader() == team:
             self.winner = team
-            events.append(LiveEvent("winner", team, None, None, f"{TEAM_NAMES[team].capitalize()} wins."))
+            events.append(LiveEvent("winner", team, None, None, f"{name} wins.", correction))
         return events
+
+    def _complete(self, sequence: Sequence) -> bool:
+        return all(self.board[x] in (sequence.team, CORNER_MARK) for x in sequence.cells)
+
+    def _drop_broken(self) -> list[LiveEvent]:
+        """After a correction: sequences no longer complete on the board do not count, their
+        chips are no longer protected, and a winner who no longer has the target is none."""
+        broken = [s for s in self.claimed if not self._complete(s)]
+        if not broken:
+            return []
+        self.claimed = [s for s in self.claimed if s not in broken]
+        still = {x for s in self.claimed for x in s.cells}
+        self.protected -= {x for s in broken for x in s.cells} - still
+        if self.choice is not None and any(s in broken for s in self.choice.options[self.choice.chosen - 1]):
+            self.choice = None
+        events = [LiveEvent("sequence_undone", s.team, None, s.cells,
+                            f"{TEAM_NAMES[s.team].capitalize()}'s sequence {window_text(s.cells)} no longer counts.",
+                            True) for s in broken]
+        if self.winner is not None and self._leader() != self.winner:
+            events.append(LiveEvent("winner_undone", self.winner, None, None,
+                                    f"{TEAM_NAMES[self.winner].capitalize()} has not won after all.", True))
+            self.winner = None
+        return events
+
+    def _remember(self, change: LiveEvent | None) -> None:
+        """Keeps what the referee knew before a change, so that ``undo`` can take it back."""
+        self._history.append(_Seen(self.board, tuple(self.claimed), frozenset(self.protected), self.to_play,
+                                   self.cleared, self.winner, self.choice, change))
 
     def _leader(self) -> Team | None:
         target = win_target(self.team_count)

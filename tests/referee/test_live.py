@@ -9,6 +9,7 @@ from referee.board import Board
 from referee.bots import play_game
 from referee.cells import ONE_EYED_JACKS, cell
 from referee.game import Game, Play
+from referee.errors import CorrectionError
 from referee.live import LiveReferee
 from referee.record import record_of
 
@@ -109,8 +110,158 @@ def test_undo_takes_back_a_move_and_its_sequence() -> None:
     before = live.board
     events = live.observe(_board(*row, (5, 5, "G")))
     assert [e.type for e in events] == ["placed", "sequence"]
-    assert live.undo() == before and live.claimed == [] and not live.protected and live.to_play is None
+    undone = live.undo()
+    assert [(e.type, e.team, e.cell, e.correction) for e in undone] == [("undo", "B", cell(0, 4), True)]
+    assert undone[0].detail == "Taken back: " + events[0].detail
+    assert live.board == before and live.claimed == [] and not live.protected and live.to_play is None
     assert [e.type for e in live.observe(_board(*row, (5, 5, "G")))] == ["placed", "sequence"]  # seen again
     live.undo()
-    with pytest.raises(ValueError):
+    with pytest.raises(CorrectionError, match="Nothing to undo"):
         live.undo()
+
+
+# --- corrections by the players ------------------------------------------------------------
+
+def _types(events: list) -> list[tuple[str, bool]]:
+    return [(e.type, e.correction) for e in events]
+
+
+def test_confirming_a_hidden_cell_places_its_chip_and_keeps_the_turn() -> None:
+    start = _board((4, 4, "B")).with_cell(cell(3, 3), "?")
+    live = LiveReferee(2, start)
+    live.observe(_board((4, 4, "B"), (5, 5, "G")).with_cell(cell(3, 3), "?"))  # green played: blue's turn
+    events = live.confirm({cell(3, 3): "G"})
+    assert _types(events) == [("confirm", True), ("placed", True)]
+    assert events[0].cells == (cell(3, 3),) and events[1].team == "G" and events[1].cell == cell(3, 3)
+    assert live.board[cell(3, 3)] == "G" and live.to_play == "B"  # a hidden cell read at last is no move
+
+
+def test_a_misread_colour_confirmed_completes_the_sequence() -> None:
+    row = [(0, c, "B") for c in range(1, 4)]
+    live = LiveReferee(2, _board(*row, (5, 5, "G")))
+    assert [e.type for e in live.observe(_board(*row, (0, 4, "G"), (5, 5, "G")))][0] == "placed"  # misread
+    events = live.confirm({cell(0, 4): "B"})
+    assert _types(events) == [("confirm", True), ("removed", True), ("placed", True), ("sequence", True)]
+    assert events[1].team == "G" and events[2].team == "B" and events[3].cells == (0, 1, 2, 3, 4)
+    assert cell(0, 4) in live.protected and live.to_play is None  # whose turn it is: unknown again
+    assert _codes(live.observe(_board(*row, (0, 4, "B"), (5, 5, "G"), (7, 7, "B")))) == []
+
+
+def test_a_sequence_on_a_misread_chip_no_longer_counts() -> None:
+    row = [(0, c, "B") for c in range(1, 5)]
+    column = [(r, 9, "B") for r in range(1, 4)]
+    live = LiveReferee(2, _board(*row, *column))
+    assert [e.type for e in live.observe(_board(*row, *column, (4, 9, "B")))] == ["placed", "sequence", "winner"]
+    events = live.confirm({cell(2, 9): "."})  # that chip was never there
+    assert _types(events) == [("confirm", True), ("removed", True), ("sequence_undone", True),
+                              ("winner_undone", True)]
+    assert events[2].cells == (9, 19, 29, 39, 49)
+    assert live.winner is None and len(live.claimed) == 1 and cell(4, 9) not in live.protected
+    assert cell(0, 2) in live.protected  # the row still counts
+
+
+def test_confirming_what_was_read_changes_nothing_and_is_not_undone() -> None:
+    live = LiveReferee(2, Board.empty())
+    live.observe(_board((4, 4, "B")))
+    events = live.confirm({cell(4, 4): "B", cell(4, 5): "."})
+    assert _types(events) == [("confirm", True)] and "as read" in events[0].detail
+    assert live.undo()[0].cell == cell(4, 4)  # the move before it is what an undo takes back
+    assert live.board == Board.empty()
+
+
+def test_a_confirmation_can_be_undone() -> None:
+    live = LiveReferee(2, _board((4, 4, "B")))
+    live.confirm({cell(4, 4): "G"})
+    undone = live.undo()
+    assert [e.type for e in undone] == ["undo"] and undone[0].detail.startswith("Taken back: The players confirmed")
+    assert live.board == _board((4, 4, "B"))
+
+
+@pytest.mark.parametrize("stated, message", [
+    ({}, "Say which cells"),
+    ({cell(0, 0): "B"}, "is a corner"),
+    ({cell(3, 3): "R"}, "not a chip of this game"),
+    ({cell(3, 3): "?"}, "not a chip of this game"),
+])
+def test_a_confirmation_that_cannot_be(stated: dict, message: str) -> None:
+    live = LiveReferee(2, _board((4, 4, "B")))
+    with pytest.raises(CorrectionError, match=message):
+        live.confirm(stated)
+    assert live.board == _board((4, 4, "B"))
+
+
+GAP_ROW = [(2, c, "B") for c in (0, 1, 3, 4, 5)]  # B B . B B B on row 2: filling 2,2 makes two windows
+
+
+def _gap_filled() -> tuple[LiveReferee, list]:
+    live = LiveReferee(2, _board(*GAP_ROW, (7, 7, "G")))
+    return live, live.observe(_board(*GAP_ROW, (2, 2, "B"), (7, 7, "G")))
+
+
+def test_a_sequence_with_several_windows_offers_them() -> None:
+    live, events = _gap_filled()
+    assert [e.type for e in events] == ["placed", "sequence"]
+    sequence = events[1]
+    assert sequence.options == (((20, 21, 22, 23, 24),), ((21, 22, 23, 24, 25),))
+    assert sequence.cells == (20, 21, 22, 23, 24) and "1) 2,0-2,4; 2) 2,1-2,5" in sequence.detail
+    assert live.choice is not None and live.choice.chosen == 1 and live.choice.cell == cell(2, 2)
+
+
+def test_choosing_moves_the_protected_chips() -> None:
+    live, _ = _gap_filled()
+    events = live.choose(2)
+    assert _types(events) == [("choose", True), ("sequence", True)]
+    assert events[0].team == "B" and events[1].cells == (21, 22, 23, 24, 25) and "option 2" in events[0].detail
+    assert [s.cells for s in live.claimed] == [(21, 22, 23, 24, 25)]
+    assert cell(2, 0) not in live.protected and cell(2, 5) in live.protected
+    after = _board(*GAP_ROW, (2, 2, "B"), (7, 7, "G"))
+    assert _codes(live.observe(after.with_cell(cell(2, 0), "."))) == []  # green may take 2,0 now
+    live.undo()
+    assert _codes(live.observe(after.with_cell(cell(2, 5), "."))) == ["protected_removed"]
+
+
+@pytest.mark.parametrize("chosen, sequences", [(1, 2), (2, 1)])
+def test_the_choice_decides_which_later_window_may_share_a_chip(chosen: int, sequences: int) -> None:
+    """With 2,0-2,4 chosen, 2,4-2,8 shares one chip with it: a second sequence. With 2,1-2,5 it
+    would share two: none."""
+    live, _ = _gap_filled()
+    if chosen != 1:
+        live.choose(chosen)
+    board = _board(*GAP_ROW, (2, 2, "B"), (7, 7, "G"), (2, 6, "B"), (2, 7, "B"))
+    live.observe(board)
+    events = live.observe(board.with_cell(cell(2, 8), "B"))
+    assert sum(e.type == "sequence" for e in events) == sequences - 1
+    assert len(live.claimed) == sequences
+
+
+def test_a_choice_that_cannot_be_made() -> None:
+    live = LiveReferee(2, Board.empty())
+    with pytest.raises(CorrectionError, match="No sequence is waiting"):
+        live.choose(1)
+    live, _ = _gap_filled()
+    with pytest.raises(CorrectionError, match="There are 2 options"):
+        live.choose(3)
+    live.observe(_board(*GAP_ROW[:-1], (2, 2, "B"), (7, 7, "G")))  # green takes 2,5, unprotected for now
+    with pytest.raises(CorrectionError, match="2,1-2,5 is no longer complete"):
+        live.choose(2)
+    assert [s.cells for s in live.claimed] == [(20, 21, 22, 23, 24)]
+
+
+def test_undoing_a_choice_brings_back_the_first_windows_and_the_choice() -> None:
+    live, _ = _gap_filled()
+    live.choose(2)
+    assert [e.type for e in live.undo()] == ["undo"]
+    assert [s.cells for s in live.claimed] == [(20, 21, 22, 23, 24)] and cell(2, 0) in live.protected
+    assert live.choice is not None and live.choice.chosen == 1
+    assert [e.cells for e in live.choose(2)][1] == (21, 22, 23, 24, 25)
+
+
+def test_the_choice_closes_when_the_team_completes_another_sequence() -> None:
+    live, _ = _gap_filled()
+    column = [(r, 9, "B") for r in range(1, 4)]
+    board = _board(*GAP_ROW, (2, 2, "B"), (7, 7, "G"), *column)
+    live.observe(board)  # several chips at once: a violation, no claim
+    live.observe(board.with_cell(cell(4, 9), "B"))  # corner + 1,9..4,9
+    assert live.choice is None
+    with pytest.raises(CorrectionError, match="No sequence is waiting"):
+        live.choose(2)
