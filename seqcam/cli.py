@@ -83,17 +83,30 @@ def build_parser() -> argparse.ArgumentParser:
     watch = commands.add_parser(
         "watch",
         help="follow a game from a camera, a video file or a stream and referee every move",
-        description="Follow a game: find the board, then report each chip placed or removed, each "
-        "sequence, the winner and every broken rule as it happens. Hands over the board are waited out. "
-        "Without SOURCE, follows the bundled demo video. Exit 0 when a video file ends (or on Ctrl+C), "
-        "1 when the source cannot be opened or keeps failing, 2 on bad usage.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Follow a game: find the board, then report each chip placed or removed, each\n"
+        "sequence, the winner and every broken rule as it happens. Hands over the board are\n"
+        "waited out. Without SOURCE, follows the bundled demo video. Exit 0 when a video file\n"
+        "ends (or on Ctrl+C), 1 when the source cannot be opened or keeps failing, 2 on bad usage.",
+        epilog="corrections, typed one a line on standard input while it runs:\n"
+        "  undo                       take back the last change (a move, or a correction)\n"
+        "  set ROW,COL COLOUR [...]   what is really on these cells: blue, green, red or empty\n"
+        "                             (rows and columns 0 to 9, row 0 the printed top row);\n"
+        "                             e.g. set 3,4 blue 3,5 empty\n"
+        "  choose N                   option N of the latest sequence where several windows fit\n"
+        "                             (its line lists them: 1) 2,0-2,4; 2) 2,1-2,5)\n"
+        "  help                       these commands\n"
+        "Each correction is shown and recorded as event lines with \"correction\": true (types undo,\n"
+        "confirm, choose, and the placed, removed, sequence, sequence_undone, winner, winner_undone\n"
+        "that follow from it). A command that cannot be applied gets one sentence on stderr.",
     )
     watch.add_argument("source", nargs="?", metavar="SOURCE",
                        help="a camera number (0 for the first), a video file or a stream URL")
     watch.add_argument("--teams", type=int, choices=(2, 3), default=2,
                        help="teams (or lone players) in the game: 2 play to two sequences, 3 to one (default 2)")
     watch.add_argument("--json", action="store_true",
-                       help="one JSON object per event per line: t, frame, type, team, cell, cells, detail")
+                       help="one JSON object per event per line: t, frame, type, team, cell, cells, detail, "
+                       "correction, options")
     watch.add_argument("--record", metavar="FILE", help="append every event to FILE as a JSON line, as it happens")
     watch.add_argument("--calibration", metavar="PROFILE",
                        help="a calibration profile made by seqcam calibrate for this board (a bad profile: exit 2)")
@@ -191,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "watch":
         from seqcam.watch_command import run_watch
 
-        return run_watch(args.source, args.teams, args.record, args.json, calibration=args.calibration)
+        return run_watch(args.source, args.teams, args.record, args.json, calibration=args.calibration,
+                         stdin=sys.stdin)
     if args.command == "render-video":
         from seqcam.render_command import run_render_video
 

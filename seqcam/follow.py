@@ -1,16 +1,21 @@
 """Following a game: the tracker's accepted readings through the live referee, as event lines.
 
 An event line is the ``seqcam watch --json`` object of ../shared/DESIGN.md:
-``{"t", "frame", "type", "team", "cell", "cells", "detail"}``.
+``{"t", "frame", "type", "team", "cell", "cells", "detail", "correction", "options"}``.
+``correction`` is true for the players' corrections (``undo``, ``confirm``, ``choose``) and the
+events that follow from them; ``options`` lists, on a sequence where several windows fit, every
+set of windows the players may choose (each a list of sequences of five ``[r, c]``), else null.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from referee.cells import Cell, cell_col, cell_row
+from referee.errors import CorrectionError
 from referee.live import LiveEvent, LiveReferee
 from vision.config import VisionConfig
 from vision.profile import Profile
@@ -29,12 +34,15 @@ def event_line(t: float, frame: int, event: LiveEvent) -> dict[str, Any]:
     return {"t": round(t, 3), "frame": frame, "type": event.type, "team": event.team,
             "cell": None if event.cell is None else _cell_json(event.cell),
             "cells": None if event.cells is None else [_cell_json(c) for c in event.cells],
-            "detail": event.detail}
+            "detail": event.detail, "correction": event.correction,
+            "options": None if event.options is None else
+            [[[_cell_json(c) for c in window] for window in option] for option in event.options]}
 
 
 def event_text(line: dict[str, Any]) -> str:
     """One event for people: time, what, and the referee's sentence."""
-    return f"{line['t']:8.1f} s  {line['type']:<11} {line['detail']}"
+    hint = " Type choose N to pick option N." if line.get("options") else ""
+    return f"{line['t']:8.1f} s  {line['type']:<11} {line['detail']}{hint}"
 
 
 class Follower:
@@ -45,8 +53,10 @@ class Follower:
         self.tracker = Tracker(team_count, config, track, profile)
         self.team_count = team_count
         self.referee: LiveReferee | None = None
+        self.t, self.frame = 0.0, 0  # the last frame fed: when a correction is made, in source time
 
     def feed(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[dict[str, Any]]:
+        self.t, self.frame = t, frame
         lines = []
         for tracked in self.tracker.feed(frame_bgr, t, frame):
             if tracked.kind == BOARD_FOUND:
@@ -64,10 +74,29 @@ class Follower:
                 lines += [event_line(t, frame, e) for e in self.referee.observe(tracked.board)]
         return lines
 
-    def undo(self) -> None:
+    def undo(self) -> list[dict[str, Any]]:
         """The players take back the last change: the referee forgets it and the tracker takes
         the board as it was (a chip still on the table is then read again only if its picture
-        changes). Raises ``ValueError`` when nothing is left to undo."""
+        changes). Gives the ``undo`` line; raises ``CorrectionError`` when nothing is left to undo."""
+        return self._corrected(self._referee().undo())
+
+    def confirm(self, stated: Mapping[Cell, str]) -> list[dict[str, Any]]:
+        """The players state what is on some cells (``.`` or a team's letter): the referee and the
+        tracker take it as the board. Gives the ``confirm`` line and the lines that follow from
+        it; raises ``CorrectionError`` when it cannot be (see ``LiveReferee.confirm``)."""
+        return self._corrected(self._referee().confirm(stated))
+
+    def choose(self, number: int) -> list[dict[str, Any]]:
+        """The players choose option ``number`` (from 1) of the open sequence choice. Gives the
+        ``choose`` line and the chosen sequences; raises ``CorrectionError`` when it cannot be."""
+        return self._corrected(self._referee().choose(number))
+
+    def _referee(self) -> LiveReferee:
         if self.referee is None:
-            raise ValueError("Nothing to undo: the board has not been found yet.")
-        self.tracker.board = self.referee.undo()
+            raise CorrectionError("Nothing to correct yet: the board has not been found.")
+        return self.referee
+
+    def _corrected(self, events: list[LiveEvent]) -> list[dict[str, Any]]:
+        assert self.referee is not None
+        self.tracker.board = self.referee.board
+        return [event_line(self.t, self.frame, e) for e in events]

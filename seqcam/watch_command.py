@@ -3,12 +3,17 @@
 Frames are looked at ``SAMPLE_FPS`` times per second of source time at most; the others are
 skipped (grabbed, not decoded when the backend allows). A live source that fails to open
 or stops sending frames is tried again ``RETRIES`` times; a file source ends with exit 0.
+
+While it runs, the players' corrections typed on standard input (seqcam/corrections.py) are
+applied by a thread of their own: frames and corrections take turns on one lock, so each is
+applied whole, and their lines are shown and recorded in the order they happened.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +23,8 @@ from typing import Any, TextIO
 import cv2
 import numpy as np
 
+from referee.errors import CorrectionError
+from seqcam.corrections import HELP, Choose, Command, CommandError, Help, SetCells, Undo, parse_command
 from seqcam.follow import Follower, event_text
 from seqcam.samples import default_video
 from vision.profile import ProfileError, load_profile
@@ -96,12 +103,77 @@ class EventWriter:
             self.record.write(text + "\n")
             self.record.flush()
         print(text if self.as_json else event_text(line), file=self.stdout, flush=True)
-        self.moves += line["type"] in ("placed", "removed")
+        self.moves += line["type"] in ("placed", "removed") and not line["correction"]
+
+
+class Session:
+    """One game followed: frames from the source and the players' commands take turns on a
+    lock, and every line they give goes out through the writer in that order."""
+
+    def __init__(self, follower: Follower, writer: EventWriter, stderr: TextIO) -> None:
+        self.follower, self.writer, self.stderr = follower, writer, stderr
+        self._lock = threading.Lock()
+
+    def feed(self, frame_bgr: np.ndarray, t: float, index: int) -> None:
+        with self._lock:
+            for line in self.follower.feed(frame_bgr, t, index):
+                self.writer.write(line)
+
+    def say(self, text: str) -> None:
+        """A line for people on stdout, between event lines (never inside one)."""
+        with self._lock:
+            print(text, file=self.writer.stdout, flush=True)
+
+    def command(self, text: str) -> bool:
+        """Applies one typed line; a line that cannot be applied gets one sentence on stderr
+        (False). Its event lines are shown and recorded like the others."""
+        try:
+            command = parse_command(text)
+            if command is None:
+                return True
+            if isinstance(command, Help):
+                print(HELP, file=self.stderr, flush=True)
+                return True
+            with self._lock:
+                for line in apply_command(self.follower, command):
+                    self.writer.write(line)
+        except (CommandError, CorrectionError) as error:
+            print(f"seqcam watch: {error}", file=self.stderr, flush=True)
+            return False
+        return True
+
+
+def apply_command(follower: Follower, command: Command) -> list[dict[str, Any]]:
+    """The event lines of one correction. Raises ``CorrectionError`` when it cannot be made."""
+    if isinstance(command, Undo):
+        return follower.undo()
+    if isinstance(command, SetCells):
+        return follower.confirm(dict(command.cells))
+    if isinstance(command, Choose):
+        return follower.choose(command.number)
+    raise CommandError(f"{command} is not a correction.")
+
+
+def read_commands(stdin: TextIO, session: Session) -> None:
+    """Applies every line typed on ``stdin`` until it ends (or cannot be read: no terminal)."""
+    try:
+        for text in stdin:
+            session.command(text)
+    except (OSError, ValueError):
+        return
+
+
+def start_reading_commands(stdin: TextIO, session: Session) -> threading.Thread:
+    thread = threading.Thread(target=read_commands, args=(stdin, session), name="seqcam-commands", daemon=True)
+    thread.start()
+    return thread
 
 
 def run_watch(source_text: str | None, team_count: int, record_path: str | None, as_json: bool,
               calibration: str | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
-              retries: int = RETRIES, retry_wait_s: float = RETRY_WAIT_S) -> int:
+              retries: int = RETRIES, retry_wait_s: float = RETRY_WAIT_S, stdin: TextIO | None = None) -> int:
+    """Follows ``source_text`` (None: the demo video); ``stdin``, when given, is read for the
+    players' corrections while it runs."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     try:
         profile = load_profile(Path(calibration)) if calibration else None
@@ -118,10 +190,11 @@ def run_watch(source_text: str | None, team_count: int, record_path: str | None,
     except OSError as error:
         print(f"seqcam watch: cannot write the record to {record_path}: {error.strerror}.", file=stderr)
         return EXIT_USAGE
-    follower = Follower(team_count, profile)
-    writer = EventWriter(stdout, as_json, record)
+    session = Session(Follower(team_count, profile), EventWriter(stdout, as_json, record), stderr)
+    if stdin is not None:
+        start_reading_commands(stdin, session)
     try:
-        return _watch(source, follower, writer, stderr, retries, retry_wait_s)
+        return _watch(source, session, stderr, retries, retry_wait_s)
     except KeyboardInterrupt:
         print("Stopped.", file=stderr)
         return EXIT_OK
@@ -130,8 +203,8 @@ def run_watch(source_text: str | None, team_count: int, record_path: str | None,
             record.close()
 
 
-def _watch(source: Source, follower: Follower, writer: EventWriter, stderr: TextIO, retries: int,
-           retry_wait_s: float) -> int:
+def _watch(source: Source, session: Session, stderr: TextIO, retries: int, retry_wait_s: float) -> int:
+    writer = session.writer
     attempts = 0
     seen_any = False
     t = 0.0
@@ -156,8 +229,7 @@ def _watch(source: Source, follower: Follower, writer: EventWriter, stderr: Text
         try:
             for frame, t, index in sampled_frames(capture, source, SAMPLE_FPS, start):
                 frames += 1
-                for line in follower.feed(frame, t, index):
-                    writer.write(line)
+                session.feed(frame, t, index)
         finally:
             capture.release()
         seen_any |= frames > 0
@@ -166,7 +238,7 @@ def _watch(source: Source, follower: Follower, writer: EventWriter, stderr: Text
                 print(f"seqcam watch: {source.name} holds no frames that can be decoded.", file=stderr)
                 return EXIT_FAILED
             if not writer.as_json:
-                print(f"The video ended after {t:.1f} s: {writer.moves} moves seen.", file=writer.stdout, flush=True)
+                session.say(f"The video ended after {t:.1f} s: {writer.moves} moves seen.")
             return EXIT_OK
         attempts = 0 if frames else attempts + 1
         if attempts > retries:

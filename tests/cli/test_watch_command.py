@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,8 +16,9 @@ from seqcam.cli import main
 from seqcam.samples import default_video
 from seqcam.watch_command import parse_source, run_watch, sampled_frames
 
-DESIGN_FIELDS = {"t", "frame", "type", "team", "cell", "cells", "detail"}
+DESIGN_FIELDS = {"t", "frame", "type", "team", "cell", "cells", "detail", "correction", "options"}
 EVENT_TYPES = {"placed", "removed", "sequence", "winner", "violation", "board_lost", "board_found"}
+CORRECTION_TYPES = {"undo", "confirm", "choose", "sequence_undone", "winner_undone"}
 
 
 class CheckedOutput(io.StringIO):
@@ -54,6 +57,7 @@ def test_json_lines_follow_the_design(followed_demo) -> None:
     _, lines, _ = followed_demo
     for line in lines:
         assert set(line) == DESIGN_FIELDS and line["type"] in EVENT_TYPES
+        assert line["correction"] is False  # nobody typed a correction
         assert isinstance(line["t"], float) and isinstance(line["frame"], int) and line["detail"]
         if line["type"] in ("placed", "removed"):
             assert line["team"] in "BG" and len(line["cell"]) == 2
@@ -152,3 +156,82 @@ def test_a_camera_that_stops_is_reconnected_then_given_up(monkeypatch) -> None:
     assert code == 1 and len(opened) == 4  # the first session, then three that gave nothing
     text = err.getvalue()
     assert "camera 0 stopped sending frames; reconnecting" in text and "Check the camera" in text
+
+
+class GatedCapture:
+    """The demo video, except that the first frame asked for after the board was shown waits
+    until the players' commands have all been applied: they land there, whatever the timing."""
+
+    def __init__(self, found: threading.Event, typed: threading.Event) -> None:
+        self.capture = cv2.VideoCapture(str(default_video()))
+        self.found, self.typed, self.gated = found, typed, False
+
+    def get(self, prop: int) -> float:
+        return self.capture.get(prop)
+
+    def grab(self) -> bool:
+        return self.capture.grab()
+
+    def read(self):
+        if self.found.is_set() and not self.gated:
+            self.gated = True
+            assert self.typed.wait(timeout=60), "the commands were never applied"
+        return self.capture.read()
+
+    def release(self) -> None:
+        self.capture.release()
+
+
+class ShownOutput(CheckedOutput):
+    """Checked standard output that also says when the board has been shown found."""
+
+    def __init__(self, record: Path, found: threading.Event) -> None:
+        super().__init__(record)
+        self.found = found
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if '"board_found"' in text:
+            self.found.set()
+        return written
+
+
+def typed_after(found: threading.Event, typed: threading.Event, lines: list[str]):
+    """Standard input on which the players type ``lines`` once the board is found."""
+    assert found.wait(timeout=60), "the board was never found"
+    yield from (line + "\n" for line in lines)
+    typed.set()  # asked for the next line: the last one has been applied
+
+
+def test_corrections_typed_while_watching_are_shown_and_recorded(tmp_path, monkeypatch) -> None:
+    found, typed = threading.Event(), threading.Event()
+    monkeypatch.setattr("seqcam.watch_command.open_capture", lambda source: GatedCapture(found, typed))
+    record = tmp_path / "game.jsonl"
+    record.write_text("")
+    out, err = ShownOutput(record, found), io.StringIO()
+    stdin = typed_after(found, typed, ["set 4,3 green", "bogus", "choose 9", "set 0,0 blue", "undo", "help"])
+    assert run_watch(None, 2, str(record), True, stdout=out, stderr=err, stdin=stdin) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [json.loads(line) for line in record.read_text().splitlines()] == lines
+    assert [(line["type"], line["cell"], line["correction"]) for line in lines[:4]] == [
+        ("board_found", None, False), ("confirm", None, True), ("placed", [4, 3], True), ("undo", None, True)]
+    assert lines[1]["cells"] == lines[3]["cells"] == [[4, 3]] and lines[2]["team"] == "G"
+    assert lines[3]["detail"] == "Taken back: The players confirmed: 4,3 green."
+    messages = err.getvalue().splitlines()
+    assert len(messages) == 4 and "Traceback" not in err.getvalue()
+    assert messages[0].startswith("seqcam watch: 'bogus' is not a command")
+    assert messages[1].startswith("seqcam watch: No sequence is waiting for a choice")
+    assert "is a corner" in messages[2] and messages[3].startswith("Corrections, one a line")
+    # the chip taken back, the game goes on as it was played
+    label = json.loads(default_video().with_suffix(".json").read_text())
+    moves = [(line["type"], line["team"], line["cell"]) for line in lines
+             if line["type"] in ("placed", "removed", "sequence", "winner") and not line["correction"]]
+    assert moves == [(e["type"], e["team"], e["cell"]) for e in label["events"]]
+
+
+def test_a_standard_input_that_cannot_be_read_changes_nothing(capsys) -> None:
+    class Closed(io.StringIO):
+        def __iter__(self):
+            raise OSError("reading from stdin while output is captured")
+
+    assert run_watch(None, 2, None, True, stdout=io.StringIO(), stderr=io.StringIO(), stdin=Closed()) == 0
