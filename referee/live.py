@@ -26,7 +26,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
-from referee.cells import CORNERS, TEAM_NAMES, Cell, Team, cell_name, cell_col, cell_row, teams_for, win_target
+from referee.cells import (
+    CORNERS,
+    TEAM_NAMES,
+    Cell,
+    Team,
+    cell_col,
+    cell_name,
+    cell_row,
+    teams_for,
+    win_target,
+)
 from referee.errors import CorrectionError
 from referee.game import new_sequence_options
 from referee.judge import judge
@@ -54,7 +64,8 @@ class LiveEvent:
 @dataclass(frozen=True, slots=True)
 class SequenceChoice:
     """The sequences a chip completed where several windows fit: ``options[chosen - 1]`` counts
-    until the players choose (open until the team completes another sequence)."""
+    until the players choose. Only the latest such choice is open; it closes when its team
+    completes another sequence (which was judged with the windows taken then)."""
 
     team: Team
     cell: Cell  # the chip that completed them
@@ -247,8 +258,8 @@ class LiveReferee:
             raise CorrectionError(f"{window_text(broken[0].cells)} is no longer complete for "
                                   f"{TEAM_NAMES[choice.team]} on the board.")
         team_name = TEAM_NAMES[choice.team]
-        event = LiveEvent("choose", choice.team, choice.cell, None,
-                          f"The players chose option {number} for {team_name}'s sequence: {option_text(wanted)}.", True)
+        said = f"The players chose option {number} for {team_name}'s sequence: {option_text(wanted)}."
+        event = LiveEvent("choose", choice.team, choice.cell, None, said, True)
         if number != choice.chosen:
             self._remember(event)
             others = [s for s in self.claimed if s not in taken]
@@ -257,9 +268,10 @@ class LiveReferee:
             self.protected -= {x for s in taken for x in s.cells} - still
             self.protected.update(x for s in wanted for x in s.cells if x not in CORNERS)
             self.choice = SequenceChoice(choice.team, choice.cell, choice.options, number)
+        name = team_name.capitalize()
         return [event, *(LiveEvent("sequence", choice.team, None, s.cells,
-                                   f"{team_name.capitalize()}'s sequence is {window_text(s.cells)}, as the players chose.",
-                                   True) for s in wanted)]
+                                   f"{name}'s sequence is {window_text(s.cells)}, as the players chose.", True)
+                         for s in wanted)]
 
     def lose_track(self) -> None:
         """Moves may have gone unseen (the board was out of view): whose turn it is is unknown

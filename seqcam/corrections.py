@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Union
+from typing import Any, Final
 
 from referee.board import EMPTY
 from referee.cells import Cell, parse_cell
@@ -53,7 +53,7 @@ class Help:
     pass
 
 
-Command = Union[Undo, SetCells, Choose, Help]
+Command = Undo | SetCells | Choose | Help
 
 
 class CommandError(ValueError):

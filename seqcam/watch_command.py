@@ -24,7 +24,16 @@ import cv2
 import numpy as np
 
 from referee.errors import CorrectionError
-from seqcam.corrections import HELP, Choose, Command, CommandError, Help, SetCells, Undo, parse_command
+from seqcam.corrections import (
+    HELP,
+    Choose,
+    Command,
+    CommandError,
+    Help,
+    SetCells,
+    Undo,
+    parse_command,
+)
 from seqcam.follow import Follower, event_text
 from seqcam.samples import default_video
 from vision.profile import ProfileError, load_profile

@@ -8,8 +8,8 @@ import pytest
 from referee.board import Board
 from referee.bots import play_game
 from referee.cells import ONE_EYED_JACKS, cell
-from referee.game import Game, Play
 from referee.errors import CorrectionError
+from referee.game import Game, Play
 from referee.live import LiveReferee
 from referee.record import record_of
 
@@ -139,7 +139,7 @@ def test_confirming_a_hidden_cell_places_its_chip_and_keeps_the_turn() -> None:
 def test_a_misread_colour_confirmed_completes_the_sequence() -> None:
     row = [(0, c, "B") for c in range(1, 4)]
     live = LiveReferee(2, _board(*row, (5, 5, "G")))
-    assert [e.type for e in live.observe(_board(*row, (0, 4, "G"), (5, 5, "G")))][0] == "placed"  # misread
+    assert live.observe(_board(*row, (0, 4, "G"), (5, 5, "G")))[0].type == "placed"  # misread
     events = live.confirm({cell(0, 4): "B"})
     assert _types(events) == [("confirm", True), ("removed", True), ("placed", True), ("sequence", True)]
     assert events[1].team == "G" and events[2].team == "B" and events[3].cells == (0, 1, 2, 3, 4)
@@ -265,3 +265,11 @@ def test_the_choice_closes_when_the_team_completes_another_sequence() -> None:
     assert live.choice is None
     with pytest.raises(CorrectionError, match="No sequence is waiting"):
         live.choose(2)
+
+
+def test_a_protected_chip_confirmed_away_is_no_longer_protected() -> None:
+    row = [(0, c, "B") for c in range(1, 5)]
+    live = LiveReferee(2, _board(*row, (5, 5, "G")))  # joined with corner + 0,1-0,4: protected
+    assert cell(0, 4) in live.protected
+    live.confirm({cell(0, 4): "G"})  # it was a green chip all along
+    assert cell(0, 4) not in live.protected and live.claimed == []
