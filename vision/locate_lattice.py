@@ -648,12 +648,40 @@ class Evidence:
     visible: float  # share of the grid's cells inside the photo
     outside: tuple[str, ...]  # the grid's sides that run out of the photo
     light_rims: float = 0.0  # share of cells whose rim (just inside the cell's border) is light paper
+    corners_alike: float = 0.0  # the four corner cells (one printed free space) alike, more than each is like its neighbours
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     a = a - a.mean()
     b = b - b.mean()
     return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
+
+
+def _turned_ncc(a: np.ndarray, b: np.ndarray) -> float:
+    """NCC of two square cells, at the best of the four quarter turns of ``b`` (a corner's
+    print may face its own corner of the board)."""
+    return max(_ncc(a, np.rot90(b, k)) for k in range(4))
+
+
+def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> float:
+    """How much more the grid's corner cells look like one another than like the cells next to
+    them: the four corners of a Sequence board print the same free space, whatever the art.
+    0 when fewer than two corners are in the photo."""
+    trim = max(1, int(round(0.1 * s)))
+
+    def cell(r: int, c: int) -> np.ndarray:
+        y, x = (pad + r) * s, (pad + c) * s
+        return rect[y + trim : y + s - trim, x + trim : x + s - trim].astype(np.float32)
+
+    last = GRID - 1
+    corners = [(r, c) for r, c in ((0, 0), (0, last), (last, last), (last, 0)) if seen[pad + r, pad + c]]
+    if len(corners) < 2:
+        return 0.0
+    alike = [_turned_ncc(cell(*a), cell(*b)) for i, a in enumerate(corners) for b in corners[i + 1 :]]
+    step = {0: 1, last: -1}
+    neighbours = [_turned_ncc(cell(r, c), cell(r + step[r], c)) for r, c in corners]
+    neighbours += [_turned_ncc(cell(r, c), cell(r, c + step[c])) for r, c in corners]
+    return float(np.mean(alike) - np.mean(neighbours))
 
 
 def _visible_span(inside: np.ndarray) -> tuple[int, int] | None:
@@ -749,7 +777,8 @@ def evidence(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, busy_q
     spill = max(sides) if len(sides) >= 2 else 1.0
     return Evidence(repeat=repeat, off_repeat=off_repeat, spill=spill,
                     busy=busy / (line_level + 1e-3), content=content, extent=min(extents),
-                    visible=float(grid_seen.mean()), outside=outside, light_rims=light_rims)
+                    visible=float(grid_seen.mean()), outside=outside, light_rims=light_rims,
+                    corners_alike=corner_likeness(rect, seen, s, pad))
 
 
 # --- 5. extent of the cells (a check where no coloured border shows it) -------------------------

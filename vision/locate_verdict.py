@@ -23,7 +23,7 @@ from vision.cell_model import rounded
 from vision.locate_lattice import Evidence
 
 FEATURES = ("repeat", "off_repeat", "spill", "busy", "content", "extent", "lines_seen", "residual",
-            "light_rims", "repeat_x_lines", "busy_x_content")
+            "light_rims", "repeat_x_lines", "busy_x_content", "corners_alike")
 VERDICT_PATH = Path(__file__).parent / "models" / "board_verdict.json"
 GRID_LINES = 22  # 11 row lines and 11 column lines
 
@@ -33,7 +33,8 @@ def verdict_features(seen: Evidence, lines_seen: int, residual: float) -> np.nda
     lines = lines_seen / GRID_LINES
     busy = min(seen.busy, 1.5)
     return np.array([seen.repeat, seen.off_repeat, seen.spill, busy, seen.content, seen.extent, lines,
-                     residual * 10, seen.light_rims, seen.repeat * lines, busy * seen.content], np.float64)
+                     residual * 10, seen.light_rims, seen.repeat * lines, busy * seen.content, seen.corners_alike],
+                    np.float64)
 
 
 @dataclass(frozen=True)
