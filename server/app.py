@@ -74,8 +74,10 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
             follower.stop()
         store.close()
 
+    # FastAPI's own /docs loads Swagger UI from a CDN and starts it with an inline script: ours is
+    # below. No /redoc: ReDoc styles itself with injected <style> elements, which the policy refuses.
     app = FastAPI(title="seqcam", summary="The table's referee: photos of a Sequence board, read and judged.",
-                  version="0.1.0", lifespan=lifespan)
+                  version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.store = store
     app.state.camera_table = camera_table
@@ -103,5 +105,11 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     def page() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> FileResponse:
+        return FileResponse(STATIC_DIR / "docs.html", headers={"Cache-Control": "no-cache"})
+
+    # Swagger UI's files as the fastapi-offline package bundles them: /docs works without the internet.
+    app.mount("/docs/assets", StaticFiles(packages=[("fastapi_offline", "static")]), name="docs-assets")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
