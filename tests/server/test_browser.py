@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from server.browser import PHONE, launch
 from server.i18n import message
@@ -150,6 +151,27 @@ def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: 
     expect(watcher.locator("#winner")).to_be_hidden()
     expect(watcher.locator("#board .chip")).to_have_count(0)
 
+
+def test_the_api_docs_work_offline_under_the_pages_policy(browser: Browser, base_url: str) -> None:
+    page = phone(browser)
+    elsewhere: list[str] = []  # the phones at the table have no internet: any other address is refused
+
+    def refuse(route: Route) -> None:
+        elsewhere.append(route.request.url)
+        route.abort()
+
+    page.route(lambda url: not url.startswith(base_url + "/"), refuse)
+    errors: list[str] = []
+    page.on("console", lambda entry: errors.append(entry.text) if entry.type == "error" else None)
+    page.goto(base_url + "/docs")
+    start = page.locator(".opblock-post", has=page.locator(".opblock-summary-path", has_text=re.compile("^/api/tables$")))
+    expect(start).to_be_visible()  # Swagger UI ran and read the schema
+    start.locator(".opblock-summary").click()
+    start.get_by_role("button", name="Try it out").click()
+    start.get_by_role("button", name="Execute").click()  # the page calls the API too
+    expect(start.locator(".live-responses-table tr.response .response-col_status")).to_have_text("201")
+    assert csp_violations(page) == [] and errors == []
+    assert elsewhere == []
 
 
 def test_the_page_speaks_the_phones_language_and_remembers_a_switch(browser: Browser, base_url: str) -> None:

@@ -93,7 +93,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 TRAVERSALS = ["/static/../server/app.py", "/static/../app.py", "/static/..%2fapp.py", "/static/..%2f..%2fpyproject.toml",
               "/static/%2e%2e/app.py", "/static//etc/passwd", "/static/..\\app.py", "/t/..%2f..%2fserver%2fapp.py",
               "/t/../../etc/passwd", "/api/i18n/..%2F..%2Fapp.py", "/api/i18n/..%2Fen.json", "/api/i18n/../../store.py",
-              "/api/tables/..%2f..%2fetc%2fpasswd", "/api/tables/x/cards/..%2f..%2fapp.py"]
+              "/api/tables/..%2f..%2fetc%2fpasswd", "/api/tables/x/cards/..%2f..%2fapp.py",
+              "/docs/assets/../core.py", "/docs/assets/..%2fcore.py", "/docs/assets/%2e%2e/__init__.py"]
 
 
 @pytest.mark.parametrize("target", TRAVERSALS)
@@ -128,7 +129,7 @@ def test_no_cross_origin_access_by_default(client: TestClient, table: dict) -> N
     assert preflight.status_code == 405
 
 
-@pytest.mark.parametrize("path", ["/", "/t/abc", "/static/app.js", "/api/layout"])
+@pytest.mark.parametrize("path", ["/", "/t/abc", "/static/app.js", "/api/layout", "/docs", "/docs/assets/swagger-ui.css"])
 def test_every_answer_carries_the_security_headers(client: TestClient, path: str) -> None:
     headers = client.get(path).headers
     assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
