@@ -17,10 +17,10 @@ def _cell_argument(text: str) -> Cell:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _training_arguments(parser: argparse.ArgumentParser, photos: str, model: str) -> None:
+def _training_arguments(parser: argparse.ArgumentParser, photos: str, model: str, n: int = 400) -> None:
     """The options every model-fitting command shares."""
     parser.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
-    parser.add_argument("--n", type=int, default=400, help=f"{photos} (default 400)")
+    parser.add_argument("--n", type=int, default=n, help=f"{photos} (default {n})")
     parser.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
     parser.add_argument("--out", default=None, help=f"where to write the model (default {model})")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
                               help="skip locating: give the later stages the true grid, to measure them alone")
 
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
-    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json")
+    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=700)
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
     _training_arguments(train_locator, "photos with a board", "vision/models/board_verdict.json")
     train_locator.add_argument("--no-board", type=int, default=60, help="photos without a board (default 60)")

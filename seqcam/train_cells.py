@@ -17,7 +17,7 @@ from seqcam.bench_vision import render_bench_set
 from vision.cell_model import CLASSES, MODEL_PATH, train
 from vision.config import VisionConfig
 from vision.pipeline import rectified_board
-from vision.read_cells import measure_cells, prepare
+from vision.read_cells import called_classes, measure_cells, prepare
 from vision.warp import lattice_from_corners
 
 import cv2
@@ -58,7 +58,7 @@ def run_train(photos_dir: str | None, n: int, seed: int, out: str, workers: int)
     valid_x = np.concatenate([x for x, _ in samples[split:]])
     valid_y = np.concatenate([y for _, y in samples[split:]])
     probabilities = model.probabilities(valid_x)
-    predicted = np.where(probabilities.max(axis=1) >= config.min_cell_confidence, probabilities.argmax(axis=1), -1)
+    predicted = called_classes(probabilities, config)
     print(f"validation on {len(samples) - split} photos, {len(valid_y)} cells "
           f"(rows: truth; columns: called {', '.join(CLASSES)}, unsure):")
     for index, name in enumerate(CLASSES):

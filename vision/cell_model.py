@@ -71,7 +71,7 @@ def default_model() -> CellModel:
 
 
 def train(features: np.ndarray, labels: np.ndarray, rng: np.random.Generator, hidden: int = 48,
-          steps: int = 3000, learning_rate: float = 0.01) -> CellModel:
+          steps: int = 1000, learning_rate: float = 0.01) -> CellModel:
     """Fits the perceptron with Adam on full batches; ``labels`` index CLASSES, classes are
     weighted equally so that rare hidden cells count."""
     mean, scale = features.mean(axis=0), features.std(axis=0) + 1e-6

@@ -267,6 +267,18 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
     return cover[centres_yx[..., 0], centres_yx[..., 1]]
 
 
+def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """(N, 3) cell model probabilities -> (N,) the index in CLASSES of each call, -1 if unsure.
+
+    The unsafe mistake is a chip for an empty card or the reverse, so that choice must be
+    clear on its own (``min_cell_confidence`` of the two); a cell that may be under a hand is
+    called hidden only when that is likely (``max_hidden_probability``)."""
+    chip, empty, hidden = (probabilities[:, CLASSES.index(name)] for name in ("chip", "empty", "hidden"))
+    calls = np.where(chip > empty, CLASSES.index("chip"), CLASSES.index("empty"))
+    calls = np.where(np.maximum(chip, empty) >= config.min_cell_confidence * (chip + empty), calls, -1)
+    return np.where(hidden >= config.max_hidden_probability, CLASSES.index("hidden"), calls)
+
+
 def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,
              model: CellModel | None = None, change: np.ndarray | None = None,
              chip_ab: dict[str, tuple[float, float]] | None = None) -> Board:
@@ -277,16 +289,14 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     (``change``, from ``reference_change``) is '?'; ``chip_ab`` gives the teams' calibrated
     chip colours. (Turning chip calls into card art where the disc looks as printed was
     measured too: a board located a third of a cell off then hid real chips.)"""
-    probabilities = (model or default_model()).probabilities(features.matrix())
-    best = probabilities.argmax(axis=1)
-    sure = probabilities.max(axis=1) >= config.min_cell_confidence
+    calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
     kinds = []
     for index in range(GRID * GRID):
-        kind = CLASSES[best[index]]
+        kind = CLASSES[calls[index]] if calls[index] >= 0 else "unsure"
         if index in CORNERS:
             kinds.append(CORNER_MARK)
-        elif not sure[index] or kind == "hidden":
+        elif kind in ("unsure", "hidden"):
             kinds.append(UNKNOWN)
         elif kind == "chip":
             kinds.append(_CHIP)
