@@ -1,8 +1,15 @@
 """Which side of the rectified board is the printed top: read from the card art.
 
-Red suits (hearts, diamonds) and black suits (spades, clubs) form a pattern that no
-quarter turn maps onto itself (../shared/RULES.md). Every visible card votes with the
-colour of its ink; chips and hidden cells abstain. This needs no knowledge of the artwork.
+Two patterns of the printed layout (../shared/RULES.md) that no quarter turn maps onto
+itself vote, and neither needs to know the artwork:
+
+* red suits (hearts, diamonds) against black suits (spades, clubs): every visible card
+  votes with the colour of its ink;
+* the 16 queens and kings: a face card's picture is colourful (blue and yellow ink), a
+  number card's ink is red or black; this counts where the suit ink is small (only a corner
+  index) but the pictures are not.
+
+Chips and hidden cells abstain.
 """
 
 from __future__ import annotations
@@ -18,6 +25,11 @@ GRID = 10
 PRINTED_RED = np.array(
     [0 if card == CORNER else (1 if card[1] in RED_SUITS else -1) for card in LAYOUT], np.float32
 ).reshape(GRID, GRID)
+_FACE = np.array([card != CORNER and card[0] in "QK" for card in LAYOUT]).reshape(GRID, GRID)
+_CARD = np.array([card != CORNER for card in LAYOUT]).reshape(GRID, GRID)
+# +1 on a queen or king, a small negative on the other cards so that the pattern sums to zero
+PRINTED_FACE = np.where(_FACE, 1.0, np.where(_CARD, -_FACE.sum() / (_CARD.sum() - _FACE.sum()), 0.0)).astype(np.float32)
+PICTURE_MIN_B = 12.0  # |b*| of blue or yellow picture ink (suit ink is red, a* > 0, or black)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,19 +52,42 @@ def ink_redness(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, covered: n
     return np.where(count >= 3, red_sum / np.maximum(count, 1.0), np.nan).astype(np.float32)
 
 
-def find_orientation(redness: np.ndarray, voting: np.ndarray) -> Orientation:
-    """The quarter turn whose printed red/black pattern best matches the cells' ink.
+def picture_ink(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, covered: np.ndarray | None = None) -> np.ndarray:
+    """Per cell, the share of its uncovered pixels that are blue or yellow ink (a face
+    card's picture), NaN where little of the cell shows."""
+    shows = np.ones(not_paper.shape, bool) if covered is None else ~covered
+    picture = (not_paper > 0) & shows & (np.abs(lab[..., 2]) >= PICTURE_MIN_B)
+    per_cell = (GRID, cell_px, GRID, cell_px)
+    shown = shows.reshape(per_cell).sum(axis=(1, 3)).astype(np.float32)
+    share = picture.reshape(per_cell).sum(axis=(1, 3)) / np.maximum(shown, 1.0)
+    return np.where(shown >= 0.25 * cell_px**2, share, np.nan).astype(np.float32)
 
-    ``voting`` marks the cells whose card shows. Half the printed cards are red, so each
-    cell votes by how much redder its ink is than the board's median card: a colour cast or
-    a faded print moves every card alike and changes nothing.
-    """
-    voting = voting & ~np.isnan(redness)
-    if not voting.any():
-        return Orientation(0, 0.0, 0)
-    centred = redness - np.median(redness[voting])
+
+def _votes(measure: np.ndarray, voting: np.ndarray) -> np.ndarray:
+    """Each voting cell's vote in [-1, 1]: how far its measure lies from the board's median
+    card, in units of the median distance (a colour cast or a faded print moves every card
+    alike and changes nothing)."""
+    centred = measure - np.median(measure[voting])
     spread = float(np.median(np.abs(centred[voting]))) + 1e-3
-    votes = np.where(voting, np.clip(centred / spread, -1.0, 1.0), 0.0)
-    scores = [float((np.rot90(votes, -k) * PRINTED_RED).sum()) for k in range(4)]
+    return np.where(voting, np.clip(centred / spread, -1.0, 1.0), 0.0)
+
+
+def find_orientation(redness: np.ndarray, voting: np.ndarray, pictures: np.ndarray | None = None) -> Orientation:
+    """The quarter turn whose printed pattern best matches the cells' ink: red against black
+    suits (``redness``) and, when given, face cards against number cards (``pictures``).
+
+    ``voting`` marks the cells whose card shows.
+    """
+    scores = np.zeros(4)
+    red_voting = voting & ~np.isnan(redness)
+    if red_voting.any():
+        votes = _votes(redness, red_voting)
+        scores += [float((np.rot90(votes, -k) * PRINTED_RED).sum()) for k in range(4)]
+    picture_voting = voting & ~np.isnan(pictures) if pictures is not None else np.zeros_like(voting)
+    if picture_voting.any():
+        votes = _votes(pictures, picture_voting)
+        scores += [float((np.rot90(votes, -k) * PRINTED_FACE).sum()) for k in range(4)]
+    if not (red_voting.any() or picture_voting.any()):
+        return Orientation(0, 0.0, 0)
     order = np.argsort(scores)[::-1]
-    return Orientation(int(order[0]), scores[order[0]] - scores[order[1]], int(voting.sum()))
+    return Orientation(int(order[0]), float(scores[order[0]] - scores[order[1]]), int((red_voting | picture_voting).sum()))

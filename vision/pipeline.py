@@ -25,7 +25,7 @@ from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
 from vision.locate_reference import locate_by_reference
-from vision.orient import Orientation, find_orientation, ink_redness
+from vision.orient import Orientation, find_orientation, ink_redness, picture_ink
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, rotate_lattice, warp_board
@@ -88,8 +88,9 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
             y, x = features.centre_yx[divmod(index, GRID)]
             cv2.circle(covered, (int(x), int(y)), radius, 1, -1)
     redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, covered.astype(bool))
+    pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, covered.astype(bool))
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
-    return find_orientation(redness, voting)
+    return find_orientation(redness, voting, pictures)
 
 
 def turned(board: Board, quarter_turns: int) -> Board:

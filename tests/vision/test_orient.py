@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.orient import PRINTED_RED, find_orientation, ink_redness
+from vision.orient import PRINTED_FACE, PRINTED_RED, find_orientation, ink_redness, picture_ink
 from vision.read_cells import prepare
 from vision.config import VisionConfig
 from tests.vision.synthetic import CELL, drawn_board
@@ -29,3 +29,27 @@ def test_a_colour_cast_moves_every_card_alike():
 def test_no_visible_card_gives_no_margin():
     orientation = find_orientation(np.zeros((10, 10)), np.zeros((10, 10), bool))
     assert orientation.votes == 0 and orientation.margin == 0
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_face_card_pictures_find_the_top_when_the_suit_ink_says_nothing(turns):
+    # corner-index art: every card's ink about as red as the next, but queens and kings show a picture
+    redness = np.full((10, 10), 30.0)
+    pictures = np.rot90(np.where(PRINTED_FACE > 0, 0.3, 0.02), turns)
+    orientation = find_orientation(redness, np.ones((10, 10), bool), pictures)
+    assert orientation.quarter_turns == turns
+    assert orientation.margin > 5
+
+
+def test_picture_ink_counts_blue_and_yellow_ink_not_red_or_black():
+    lab = np.zeros((10 * CELL, 10 * CELL, 3), np.float32)
+    lab[..., 0] = 92.0
+    not_paper = np.zeros(lab.shape[:2], np.float32)
+    not_paper[:CELL, :CELL] = 1  # cell (0, 0): a yellow picture
+    lab[:CELL, :CELL, 2] = 40.0
+    not_paper[:CELL, CELL : 2 * CELL] = 1  # cell (0, 1): red suit ink
+    lab[:CELL, CELL : 2 * CELL, 1] = 50.0
+    covered = np.zeros(lab.shape[:2], bool)
+    covered[CELL : 2 * CELL, :CELL] = True  # cell (1, 0): under a chip
+    shares = picture_ink(lab, not_paper, CELL, covered)
+    assert shares[0, 0] == pytest.approx(1.0) and shares[0, 1] == 0.0 and np.isnan(shares[1, 0])
