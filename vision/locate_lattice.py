@@ -546,11 +546,10 @@ def correspondences(vertical: LineSamples, horizontal: LineSamples, min_strength
 
 def fit_step(true_pts: np.ndarray, seen_pts: np.ndarray) -> np.ndarray | None:
     """The homography (true grid -> current grid) that best explains line samples, robustly
-    (RANSAC with 0.08 of a cell: pieces of art lined up like a line are outvoted; a
-    fifth of the time least median of squares took, as accurate on rendered photos)."""
+    (least median of squares: pieces of art lined up like a line are outvoted)."""
     if len(true_pts) < 12:
         return None
-    g, _ = cv2.findHomography(true_pts, seen_pts, cv2.RANSAC, 0.08)
+    g, _ = cv2.findHomography(true_pts, seen_pts, cv2.LMEDS)
     return g
 
 
