@@ -3,7 +3,8 @@ import pytest
 
 from referee.board import Board
 from vision.config import VisionConfig
-from vision.read_cells import cluster_team_colours, prepare, read_cells
+from vision.cell_model import CLASSES
+from vision.read_cells import called_classes, cluster_team_colours, prepare, read_cells
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -35,3 +36,15 @@ def test_team_colours_follow_the_photo():
     colours = np.stack([light_blue + 1, light_blue - 1, teal + 2, teal - 2])
     centres = cluster_team_colours(colours, ("B", "G"), CONFIG)
     assert np.allclose(centres["B"], light_blue) and np.allclose(centres["G"], teal)
+
+
+def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merely_possible():
+    # columns: chip, empty, hidden
+    probabilities = np.array([
+        [0.001, 0.638, 0.361],  # busy red art: maybe a hand, surely no chip -> empty
+        [0.20, 0.80, 0.00],  # chip or empty unclear -> unsure
+        [0.95, 0.05, 0.00],  # a clear chip
+        [0.05, 0.20, 0.75],  # a hand is likely -> hidden
+    ])
+    calls = called_classes(probabilities, VisionConfig(min_cell_confidence=0.85, max_hidden_probability=0.7))
+    assert [CLASSES[c] if c >= 0 else "unsure" for c in calls] == ["empty", "unsure", "chip", "hidden"]
