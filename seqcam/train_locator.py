@@ -49,11 +49,11 @@ def photo_fits(path: Path, config: VisionConfig) -> PhotoFits | None:
     if label["has_board"] and not label["board_fully_visible"]:
         return None
     decoded = read_image_file(path, config)
-    candidates = list(fitted_candidates(decoded.image_bgr, replace(config, max_fitted=FITS_PER_PHOTO)))
+    candidates = list(fitted_candidates(decoded.image_bgr, replace(config, max_fitted=FITS_PER_PHOTO), judge=False))
     if not candidates:
         return PhotoFits(label["has_board"], np.zeros((0, 0)), np.zeros(0, bool), np.zeros(0, bool))
     features = np.array([c.features for c in candidates])
-    eligible = np.array([c.score > 0 for c in candidates])
+    eligible = np.array([c.eligible for c in candidates])
     if not label["has_board"]:
         return PhotoFits(False, features, eligible, np.zeros(len(candidates), bool))
     truth = np.array(label["corners_px"], np.float32) / decoded.scale

@@ -79,8 +79,9 @@ class Candidate:
     """One proposal, fitted and judged."""
 
     lattice_xy: np.ndarray  # (11, 11, 2) in full-image pixels
-    score: float  # board_probability, 0 for a grid too small to be a board
+    score: float  # the verdict's board probability; 0 when not eligible or not judged
     features: np.ndarray  # the verdict's inputs (vision/locate_verdict.py)
+    eligible: bool  # not ruled out before the verdict (blank cells, a pattern that goes on, too small)
 
 
 def coarse_fit(quad_small: np.ndarray, small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, bool]:
@@ -115,27 +116,26 @@ def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, confi
 
 
 def fit_proposal(quad_small: np.ndarray, scale: float, small_pyramid: Pyramid, gray_pyramid: Pyramid,
-                 config: VisionConfig) -> Candidate:
-    """Fits and judges the grid near one proposal; the lattice comes back in full-image pixels."""
+                 config: VisionConfig, judge: bool = True) -> Candidate:
+    """Fits the grid near one proposal and, with ``judge``, gives it the verdict's probability;
+    the lattice comes back in full-image pixels."""
     h_small, outline = coarse_fit(quad_small, small_pyramid, config)
     fit = fine_fit(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
     lattice = fit.lattice_xy
     corners = lattice[[0, 0, GRID, GRID], [0, GRID, GRID, 0]].astype(np.float32)
     seen = evidence(gray_pyramid, grid_homography(corners), config.evidence_cell_px, config.busy_quantile)
     features = verdict_features(seen, fit.lines_seen, fit.residual)
-    score = board_probability(seen, features, config)
     height, width = gray_pyramid.shape[:2]
-    if abs(cv2.contourArea(corners)) < config.min_grid_share * config.min_board_fraction * height * width:
-        score = 0.0
-    return Candidate(lattice_xy=lattice, score=score, features=features)
+    large = abs(cv2.contourArea(corners)) >= config.min_grid_share * config.min_board_fraction * height * width
+    eligible = large and ruled_in(seen, config)
+    score = float(default_verdict().probability(features)) if eligible and judge else 0.0
+    return Candidate(lattice_xy=lattice, score=score, features=features, eligible=eligible)
 
 
-def board_probability(seen: Evidence, features: np.ndarray, config: VisionConfig) -> float:
-    """How likely a fitted lattice is the printed grid of a Sequence board (0..1); a fit whose
-    cells are mostly blank, or whose pattern goes on past its outline, is none."""
-    if seen.content < config.min_content or seen.extent < config.min_extent:
-        return 0.0
-    return float(default_verdict().probability(features))
+def ruled_in(seen: Evidence, config: VisionConfig) -> bool:
+    """Whether a fit may be a board at all: a fit whose cells are mostly blank, or whose
+    pattern goes on past its outline, is none."""
+    return seen.content >= config.min_content and seen.extent >= config.min_extent
 
 
 def cut_off_sides(lattice_xy: np.ndarray, width: int, height: int, margin: float) -> list[str]:
@@ -182,11 +182,12 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     return ordered, scale, small_pyramid, gray_pyramid
 
 
-def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig) -> Iterator[Candidate]:
-    """The grid fitted near each of the most periodic proposals, most periodic first."""
+def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:
+    """The grid fitted near each of the most periodic proposals, most periodic first; without
+    ``judge`` the verdict is not asked (to train it: its model may not fit the features yet)."""
     quads, scale, small_pyramid, gray_pyramid = proposals(image_bgr, config)
     for quad in quads[: config.max_fitted]:
-        yield fit_proposal(quad, scale, small_pyramid, gray_pyramid, config)
+        yield fit_proposal(quad, scale, small_pyramid, gray_pyramid, config, judge)
 
 
 def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:

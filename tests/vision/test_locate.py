@@ -12,7 +12,7 @@ import pytest
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate import GridFit, cut_off_message, locate_grid
+from vision.locate import GridFit, cut_off_message, fitted_candidates, locate_grid
 from vision.render import RenderConfig, render
 
 CONFIG = VisionConfig()
@@ -128,3 +128,16 @@ def test_fewer_fitted_proposals_never_invent_a_board():
     """A stricter budget may miss a board but must not turn a blank photo into one."""
     config = replace(CONFIG, max_fitted=1)
     assert locate_grid(np.zeros((300, 300, 3), np.uint8), config) is None
+
+
+def test_fits_can_be_made_without_the_verdict_to_train_it(monkeypatch):
+    # a verdict file from before a new feature cannot be loaded; training must still fit
+    def stale():
+        raise ValueError("the board verdict was trained on other features")
+
+    monkeypatch.setattr("vision.locate.default_verdict", stale)
+    rendered = render(np.random.default_rng(7004), config=PHOTO)
+    candidates = list(fitted_candidates(rendered.image_bgr(), CONFIG, judge=False))
+    assert any(c.eligible for c in candidates) and all(c.score == 0.0 for c in candidates)
+    with pytest.raises(ValueError):
+        list(fitted_candidates(rendered.image_bgr(), CONFIG))
