@@ -172,8 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="start the web page the phones at the table open",
-        description="Serve the phone page and its API (schema at /openapi.json; /docs shows it when this "
-        "computer is online). Binds to 127.0.0.1 unless --host says otherwise; use --host 0.0.0.0 for the "
+        description="Serve the phone page and its API (schema at /openapi.json, browsable at /docs, offline "
+        "too). Binds to 127.0.0.1 unless --host says otherwise; use --host 0.0.0.0 for the "
         "phones on the same Wi-Fi.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
