@@ -19,8 +19,9 @@ from tqdm import tqdm
 from seqcam.bench_vision import render_bench_set
 from vision.config import VisionConfig
 from vision.image_io import read_image_file
-from vision.locate import GRID, fitted_candidates
+from vision.locate import fitted_candidates
 from vision.locate_verdict import VERDICT_PATH, BoardVerdict, fit_verdict
+from vision.warp import GRID, outer_corners
 
 TRAIN_SEED = 5151  # never the bench's seed
 GOOD_FIT_CELLS = 1 / 3
@@ -38,7 +39,7 @@ class PhotoFits:
 def corner_error_cells(lattice_xy: np.ndarray, truth_xy: np.ndarray) -> float:
     """The largest corner distance, in cells, under the best matching of the fit's corners
     (in cyclic order, either way round) to the true ones."""
-    corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
+    corners = outer_corners(lattice_xy)
     cell = float(np.linalg.norm(truth_xy[1] - truth_xy[0])) / GRID
     orders = [np.roll(order, k, axis=0) for order in (truth_xy, truth_xy[::-1]) for k in range(4)]
     return min(float(np.linalg.norm(corners - order, axis=1).max()) for order in orders) / cell

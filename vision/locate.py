@@ -35,6 +35,7 @@ from vision.locate_lattice import (GRID, Evidence, PlaceSettings, Pyramid, Refin
                                    extent_shift, grid_homography, periodicity, place, refine)
 from vision.locate_propose import propose_quads
 from vision.locate_verdict import default_verdict, verdict_features
+from vision.warp import outer_corners
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,7 @@ def fit_proposal(quad_small: np.ndarray, scale: float, small_pyramid: Pyramid, g
     h_small, outline = coarse_fit(quad_small, small_pyramid, config)
     fit = fine_fit(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
     lattice = fit.lattice_xy
-    corners = lattice[[0, 0, GRID, GRID], [0, GRID, GRID, 0]].astype(np.float32)
+    corners = outer_corners(lattice)
     seen = evidence(gray_pyramid, grid_homography(corners), config.evidence_cell_px, config.busy_quantile)
     features = verdict_features(seen, fit.lines_seen, fit.residual)
     height, width = gray_pyramid.shape[:2]
@@ -213,5 +214,5 @@ def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candid
         if best.score < config.min_cut_off_probability:
             return None  # seen only in part, it must look all the more like a board
         raise BoardCutOff(cut_off_message(sides))
-    corners = np.float32([lattice[0, 0], lattice[0, GRID], lattice[GRID, GRID], lattice[GRID, 0]])
+    corners = outer_corners(lattice)
     return GridFit(corners_xy=corners, lattice_xy=lattice, score=best.score)

@@ -16,7 +16,8 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate import GRID, GridFit, cut_off_message, cut_off_sides, downscaled
+from vision.locate import GridFit, cut_off_message, cut_off_sides, downscaled
+from vision.warp import GRID, outer_corners
 from vision.locate_lattice import Pyramid, refine
 from vision.profile import REFERENCE_CELL_PX, Profile
 
@@ -85,5 +86,5 @@ def locate_by_reference(image_bgr: np.ndarray, profile: Profile, config: VisionC
     sides = cut_off_sides(lattice, width, height, config.edge_margin_px)
     if sides:
         raise BoardCutOff(cut_off_message(sides))
-    corners = np.float32([lattice[0, 0], lattice[0, GRID], lattice[GRID, GRID], lattice[GRID, 0]])
+    corners = outer_corners(lattice)
     return GridFit(corners_xy=corners, lattice_xy=lattice, score=float(inliers), oriented=True)

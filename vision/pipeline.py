@@ -28,7 +28,7 @@ from vision.locate_reference import locate_by_reference
 from vision.orient import Orientation, find_orientation, ink_redness, picture_ink
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
-from vision.warp import GRID, rotate_lattice, warp_board
+from vision.warp import GRID, outer_corners, rotate_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
 
@@ -87,8 +87,9 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
         if symbol in CHIP_COLOURS:
             y, x = features.centre_yx[divmod(index, GRID)]
             cv2.circle(covered, (int(x), int(y)), radius, 1, -1)
-    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, covered.astype(bool))
-    pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, covered.astype(bool))
+    chips = covered.astype(bool)
+    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
+    pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
     return find_orientation(redness, voting, pictures)
 
@@ -150,7 +151,7 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
         features = measure_cells(prepared, config)
         plain = classify(features, teams_for(3), config)
         if match_profile(prepared, features, plain, profile, False, config) is not None:
-            corners = np.float32([lattice[0, 0], lattice[0, GRID], lattice[GRID, GRID], lattice[GRID, 0]])
+            corners = outer_corners(lattice)
             return GridFit(corners_xy=corners, lattice_xy=lattice, score=candidate.score)
     return None
 
@@ -208,7 +209,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     lattice_xy = rotate_lattice(fit.lattice_xy, turns)
     if lens is not None:
         lattice_xy = distorted_points(lattice_xy, lens, width, height)
-    corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
+    corners = outer_corners(lattice_xy)
     top_edge = corners[1] - corners[0]
     return Analysis(
         board=turned(reading, turns),

@@ -40,7 +40,7 @@ from vision.errors import VisionError, VisionWarning
 from vision.pipeline import Analysis, analyze_image, rectified_board, turned
 from vision.profile import Profile
 from vision.read_cells import classify, measure_cells, prepare
-from vision.warp import GRID, rotate_lattice
+from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
 BOARD_LOST = "board_lost"
@@ -91,7 +91,7 @@ class TrackEvent:
 def thumbnail_homography(lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
     """Image pixels to thumbnail pixels, through the grid's four outer corners (at a thumbnail's
     size the board's fold and the lens do not show)."""
-    corners = np.float32([lattice_xy[0, 0], lattice_xy[0, GRID], lattice_xy[GRID, GRID], lattice_xy[GRID, 0]])
+    corners = outer_corners(lattice_xy)
     side = (GRID + 2) * cell_px
     inner = np.float32([[cell_px, cell_px], [side - cell_px, cell_px], [side - cell_px, side - cell_px],
                         [cell_px, side - cell_px]])

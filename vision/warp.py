@@ -22,6 +22,12 @@ def lattice_from_corners(corners_xy: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(points, homography).reshape(GRID + 1, GRID + 1, 2)
 
 
+def outer_corners(lattice_xy: np.ndarray) -> np.ndarray:
+    """(4, 2) float32: a lattice's outer corners in cyclic order (lattice [0,0], [0,10], [10,10],
+    [10,0]), the inverse of ``lattice_from_corners`` for a flat grid."""
+    return lattice_xy[[0, 0, GRID, GRID], [0, GRID, GRID, 0]].astype(np.float32)
+
+
 def rotate_lattice(lattice_xy: np.ndarray, quarter_turns: int) -> np.ndarray:
     """The lattice seen after turning the board by ``quarter_turns`` x 90 degrees clockwise:
     the returned lattice's [0, 0] is the old lattice's corner that becomes top-left."""
