@@ -262,10 +262,8 @@ class LiveReferee:
         event = LiveEvent("choose", choice.team, choice.cell, None, said, True)
         if number != choice.chosen:
             self._remember(event)
-            others = [s for s in self.claimed if s not in taken]
-            self.claimed = others + list(wanted)
-            still = {x for s in others for x in s.cells}
-            self.protected -= {x for s in taken for x in s.cells} - still
+            self._unclaim(taken)
+            self.claimed += list(wanted)
             self.protected.update(x for s in wanted for x in s.cells if x not in CORNERS)
             self.choice = SequenceChoice(choice.team, choice.cell, choice.options, number)
         name = team_name.capitalize()
@@ -304,15 +302,20 @@ class LiveReferee:
     def _complete(self, sequence: Sequence) -> bool:
         return all(self.board[x] in (sequence.team, CORNER_MARK) for x in sequence.cells)
 
+    def _unclaim(self, dropped: Iterable[Sequence]) -> None:
+        """Sequences that no longer count: their chips stay protected only as part of another."""
+        dropped = list(dropped)
+        self.claimed = [s for s in self.claimed if s not in dropped]
+        still = {x for s in self.claimed for x in s.cells}
+        self.protected -= {x for s in dropped for x in s.cells} - still
+
     def _drop_broken(self) -> list[LiveEvent]:
         """After a correction: sequences no longer complete on the board do not count, their
         chips are no longer protected, and a winner who no longer has the target is none."""
         broken = [s for s in self.claimed if not self._complete(s)]
         if not broken:
             return []
-        self.claimed = [s for s in self.claimed if s not in broken]
-        still = {x for s in self.claimed for x in s.cells}
-        self.protected -= {x for s in broken for x in s.cells} - still
+        self._unclaim(broken)
         if self.choice is not None and any(s in broken for s in self.choice.options[self.choice.chosen - 1]):
             self.choice = None
         events = [LiveEvent("sequence_undone", s.team, None, s.cells,
