@@ -31,7 +31,7 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate_lattice import (GRID, Evidence, PlaceSettings, Pyramid, Refinement, align, evidence,
+from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, apply_homography, PlaceSettings, Pyramid, Refinement, align, evidence,
                                    extent_shift, grid_homography, periodicity, place, refine)
 from vision.locate_propose import propose_quads
 from vision.locate_verdict import default_verdict, verdict_features
@@ -85,20 +85,31 @@ class Candidate:
     eligible: bool  # not ruled out before the verdict (blank cells, a pattern that goes on, too small)
 
 
-def coarse_fit(quad_small: np.ndarray, small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, bool]:
-    """The grid near a proposal on the small copy: align to the cells' lattice, place the
-    10 x 10 cells, twice. Returns the grid -> small homography and whether a coloured border
-    showed the outline on both axes."""
+def coarse_fit(quad_small: np.ndarray, small_pyramid: Pyramid, config: VisionConfig, aligned: bool = True
+               ) -> tuple[np.ndarray, bool]:
+    """The grid near a proposal on the small copy: align to the cells' lattice (unless not
+    ``aligned``: the proposal's own lattice), place the 10 x 10 cells, twice. Returns the
+    grid -> small homography and whether a coloured border showed the outline on both axes."""
     settings = place_settings(config)
     h = grid_homography(quad_small)
     placement = None
     for pitch_range in (config.align_pitch_range, config.realign_pitch_range):
-        alignment = align(small_pyramid, h, config.align_cell_px, config.align_pad_cells, pitch_range,
-                          config.align_max_skew)
-        placement = place(small_pyramid, alignment.homography, settings)
+        if aligned:
+            h = align(small_pyramid, h, config.align_cell_px, config.align_pad_cells, pitch_range,
+                      config.align_max_skew).homography
+        placement = place(small_pyramid, h, settings)
         h = placement.homography
     outline = placement is not None and placement.x.outline and placement.y.outline
     return h, outline
+
+
+def strays(coarse: np.ndarray, quad_small: np.ndarray, config: VisionConfig) -> bool:
+    """Whether an aligned coarse fit landed far from its proposal: cards whose art repeats
+    weakly can repeat best at a slanted or stretched lattice, so the proposal's own lattice is
+    tried as well."""
+    cell = np.sqrt(abs(cv2.contourArea(quad_small))) / GRID
+    moved = np.linalg.norm(apply_homography(coarse, GRID_CORNERS) - quad_small, axis=1).max()
+    return bool(moved > config.max_align_move * cell)
 
 
 def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement:
@@ -116,11 +127,11 @@ def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, confi
     return fit
 
 
-def fit_proposal(quad_small: np.ndarray, scale: float, small_pyramid: Pyramid, gray_pyramid: Pyramid,
-                 config: VisionConfig, judge: bool = True) -> Candidate:
-    """Fits the grid near one proposal and, with ``judge``, gives it the verdict's probability;
-    the lattice comes back in full-image pixels."""
-    h_small, outline = coarse_fit(quad_small, small_pyramid, config)
+def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,
+                 judge: bool = True) -> Candidate:
+    """Follows a coarse fit (``coarse_fits``) at full resolution and, with ``judge``, gives it
+    the verdict's probability; the lattice comes back in full-image pixels."""
+    h_small, outline = coarse
     fit = fine_fit(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
     lattice = fit.lattice_xy
     corners = outer_corners(lattice)
@@ -184,11 +195,18 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
 
 
 def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:
-    """The grid fitted near each of the most periodic proposals, most periodic first; without
-    ``judge`` the verdict is not asked (to train it: its model may not fit the features yet)."""
+    """The grid fitted near each of the most periodic proposals, most periodic first, then the
+    proposals' own lattices where aligning strayed far from them; without ``judge`` the verdict
+    is not asked (to train it: its model may not fit the features yet)."""
     quads, scale, small_pyramid, gray_pyramid = proposals(image_bgr, config)
+    strayed = []
     for quad in quads[: config.max_fitted]:
-        yield fit_proposal(quad, scale, small_pyramid, gray_pyramid, config, judge)
+        coarse = coarse_fit(quad, small_pyramid, config)
+        yield fit_proposal(coarse, scale, gray_pyramid, config, judge)
+        if strays(coarse[0], quad, config):
+            strayed.append(quad)
+    for quad in strayed[: config.max_unaligned]:
+        yield fit_proposal(coarse_fit(quad, small_pyramid, config, aligned=False), scale, gray_pyramid, config, judge)
 
 
 def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:

@@ -28,6 +28,7 @@ Points are (x, y) arrays; images are float32 unless said otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -666,7 +667,8 @@ def _turned_ncc(a: np.ndarray, b: np.ndarray) -> float:
 def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> float:
     """How much more the grid's corner cells look like one another than like the cells next to
     them: the four corners of a Sequence board print the same free space, whatever the art.
-    0 when fewer than two corners are in the photo."""
+    The best three corners count when all four show (a hand often covers one); 0 when fewer
+    than two corners are in the photo."""
     trim = max(1, int(round(0.1 * s)))
 
     def cell(r: int, c: int) -> np.ndarray:
@@ -677,11 +679,13 @@ def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> flo
     corners = [(r, c) for r, c in ((0, 0), (0, last), (last, last), (last, 0)) if seen[pad + r, pad + c]]
     if len(corners) < 2:
         return 0.0
-    alike = [_turned_ncc(cell(*a), cell(*b)) for i, a in enumerate(corners) for b in corners[i + 1 :]]
     step = {0: 1, last: -1}
-    neighbours = [_turned_ncc(cell(r, c), cell(r + step[r], c)) for r, c in corners]
-    neighbours += [_turned_ncc(cell(r, c), cell(r, c + step[c])) for r, c in corners]
-    return float(np.mean(alike) - np.mean(neighbours))
+    unlike = {(r, c): 0.5 * (_turned_ncc(cell(r, c), cell(r + step[r], c)) + _turned_ncc(cell(r, c), cell(r, c + step[c])))
+              for r, c in corners}
+    alike = {(a, b): _turned_ncc(cell(*a), cell(*b)) for i, a in enumerate(corners) for b in corners[i + 1 :]}
+    groups = list(combinations(corners, 3)) if len(corners) == 4 else [tuple(corners)]
+    return max(float(np.mean([alike[pair] for pair in combinations(group, 2)]) - np.mean([unlike[c] for c in group]))
+               for group in groups)
 
 
 def _visible_span(inside: np.ndarray) -> tuple[int, int] | None:

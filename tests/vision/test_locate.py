@@ -37,13 +37,17 @@ def corner_error_cells(found_xy: np.ndarray, true_xy: np.ndarray) -> float:
 
 def drawn_board(rng: np.random.Generator) -> np.ndarray:
     """A flat board: 10 x 10 light cards with dark and red marks on them, some chips, thin gaps
-    and a green border. The grid's outer corners are at MARGIN - 0.5 and MARGIN + 10 CELL - 0.5."""
+    and a green border; the four corners print one free-space mark, as on every Sequence board.
+    The grid's outer corners are at MARGIN - 0.5 and MARGIN + 10 CELL - 0.5."""
     side = 10 * CELL + 2 * MARGIN
     board = np.full((side, side, 3), (40, 120, 30), np.uint8)
     for r in range(10):
         for c in range(10):
             x0, y0 = MARGIN + c * CELL, MARGIN + r * CELL
             cv2.rectangle(board, (x0 + 1, y0 + 1), (x0 + CELL - 2, y0 + CELL - 2), (235, 242, 246), -1)
+            if r in (0, 9) and c in (0, 9):
+                cv2.circle(board, (x0 + CELL // 2, y0 + CELL // 2), CELL // 3, (150, 60, 120), 3, cv2.LINE_AA)
+                continue
             ink = (30, 30, 30) if rng.random() < 0.5 else (40, 40, 190)
             cv2.putText(board, "AKQJ98765432"[int(rng.integers(12))], (x0 + 5, y0 + 16), cv2.FONT_HERSHEY_SIMPLEX,
                         0.45, ink, 1, cv2.LINE_AA)
