@@ -24,7 +24,7 @@ from seqcam.watch_command import (
     open_capture,
     sampled_frames,
 )
-from server.reading import events_between, verdict_details
+from server.reading import events_between, verdict_details, with_corrections
 from server.store import Store, TableRow
 from vision.config import VisionConfig
 from vision.errors import VisionWarning
@@ -53,10 +53,16 @@ class CameraFollower:
         self.retry_wait_s = retry_wait_s
         self.state = "starting"  # starting, following, unavailable, ended
         self._stop = threading.Event()
+        self._taken: Board | None = None  # a board the players set (an undo), for the tracker to take
         self._thread = threading.Thread(target=self._run, name="seqcam-camera", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
+
+    def take_board(self, board: Board) -> None:
+        """The players set the table's board (they undid a reading): the tracker takes it as the
+        board at rest, so that its next change is judged against it and not against what was undone."""
+        self._taken = board
 
     def stop(self) -> None:
         self._stop.set()
@@ -89,6 +95,9 @@ class CameraFollower:
                 for frame, t, index in sampled_frames(capture, self.source, SAMPLE_FPS, start):
                     if self._stop.is_set():
                         return
+                    taken, self._taken = self._taken, None
+                    if taken is not None and tracker.board is not None:
+                        tracker.board = taken
                     for seen in tracker.feed(frame, t, index):
                         if seen.kind in (BOARD_FOUND, BOARD_CHANGED) and seen.board is not None:
                             self._store(seen.board, seen.warnings)
@@ -106,11 +115,13 @@ class CameraFollower:
         if table is None:
             return
         latest = self.store.latest_reading(table)
-        result = board_reading(board, table.teams, warnings)
+        result = with_corrections(latest.result if latest is not None else None,
+                                  board_reading(board, table.teams, warnings))
         if latest is not None and latest.result["grid"] == result["grid"]:
             return
         before = Board.from_rows(latest.result["grid"]) if latest is not None else None
-        self.store.add_reading(table, result, events_between(before, board, table.teams, time.time()))
+        after = Board.from_rows(result["grid"])
+        self.store.add_reading(table, result, events_between(before, after, table.teams, time.time()))
         self.publish(table.id, "camera")
 
 

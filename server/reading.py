@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.board import Board
-from referee.cells import Cell, cell_col, cell_row
+from referee.board import UNKNOWN, Board
+from referee.cells import Cell, cell, cell_col, cell_row
 from referee.game import SetupError, team_count_for
 from referee.judge import Judgement, RemovalKind, judge, removal
 from referee.moves import MoveKind, infer_move
@@ -96,23 +96,56 @@ def verdict_events(before: Board | None, after: Board, team_count: int, t: float
 def corrected_reading(previous: dict[str, Any], c: Cell, symbol: str) -> tuple[dict[str, Any], Board, Board]:
     """The previous reading with one cell set by a player, judged again; and both boards.
 
-    Vision's own warnings stay (the photo has not changed); the referee's are redone.
+    The correction remembers what the photo showed there (``seen``), so that later photos
+    that still read the cell so keep it (``with_corrections``).
     """
     before = Board.from_rows(previous["grid"])
     after = before.with_cell(c, symbol)
-    verdict = judge(after, previous["team_count"])
+    earlier = [k for k in corrections_of(previous) if k["cell"] != pair(c)]
+    seen = next((k["seen"] for k in corrections_of(previous) if k["cell"] == pair(c)), before[c])
+    return rejudged(previous, after, [*earlier, {"cell": pair(c), "seen": seen}]), before, after
+
+
+def with_corrections(previous: dict[str, Any] | None, result: dict[str, Any]) -> dict[str, Any]:
+    """A new reading (a photo, the camera) with the players' corrections of ``previous`` kept
+    where the new photo still reads the cell as the corrected one did (the same misreading) or
+    cannot see it; a cell read otherwise now (a move there, or read right) drops its correction."""
+    if previous is None:
+        return result
+    read = Board.from_rows(result["grid"])
+    stated = Board.from_rows(previous["grid"])
+    kept = [k for k in corrections_of(previous) if read[cell(*k["cell"])] in (k["seen"], UNKNOWN)]
+    if not kept:
+        return result
+    board = read
+    for k in kept:
+        board = board.with_cell(cell(*k["cell"]), stated[cell(*k["cell"])])
+    return rejudged(result, board, kept)
+
+
+def corrections_of(reading: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players' corrections a reading carries: ``{"cell": [r, c], "seen": symbol}`` each
+    (readings stored before corrections remembered what was seen carry bare cells: none kept)."""
+    return [k for k in reading.get("corrected", []) if isinstance(k, dict)]
+
+
+def rejudged(reading: dict[str, Any], board: Board, corrections: list[dict[str, Any]]) -> dict[str, Any]:
+    """``reading`` with its grid set to ``board`` by the players' ``corrections``, judged again.
+
+    Vision's own warnings stay (the photo has not changed); the referee's are redone.
+    """
+    verdict = judge(board, reading["team_count"])
     vision_notes = tuple(VisionWarning(VisionWarningKind(w["code"]), w["text"])
-                         for w in previous["warning_details"] if w["code"] in VISION_WARNING_CODES)
-    corrected = {
-        **previous,
-        "grid": after.rows(),
+                         for w in reading["warning_details"] if w["code"] in VISION_WARNING_CODES)
+    return {
+        **reading,
+        "grid": board.rows(),
         "sequences": verdict.sequences,
         "winner": list(verdict.winner),
         "warnings": [*(str(w) for w in vision_notes), *(str(w) for w in verdict.warnings)],
         **verdict_details(verdict, vision_notes),
-        "corrected": [*previous.get("corrected", []), pair(c)],
+        "corrected": corrections,
     }
-    return corrected, before, after
 
 
 def correction_event(before: Board, after: Board, c: Cell, t: float) -> dict[str, Any]:

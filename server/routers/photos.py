@@ -17,7 +17,8 @@ from referee.cells import CORNERS, cell
 from referee.judge import judge
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
-from server.reading import corrected_reading, correction_event, events_between, reading_json, verdict_events
+from server.reading import (corrected_reading, correction_event, events_between, reading_json, verdict_events,
+                            with_corrections)
 from server.routers.tables import table_out
 from server.schemas import CorrectionIn, ReadingOut, TableOut
 from server.settings import ServerSettings
@@ -134,6 +135,7 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
     async with readers.table_locks[table.id]:
         current = store.table(table.id) or table
         latest = store.latest_reading(current)
+        result = with_corrections(latest.result if latest is not None else None, result)
         if latest is not None and latest.result["grid"] == result["grid"]:
             # The same board again (a live camera sends one every second or two): nothing to store.
             readers.live_candidate.pop(table.id, None)
@@ -157,9 +159,13 @@ def list_photos(table: TableDep, store: StoreDep, limit: Annotated[int, Query(ge
 
 
 @router.post("/{table_id}/undo", response_model=TableOut, summary="Undo the latest photo (players only)")
-def undo_photo(table: PlayerTableDep, store: StoreDep, hub: HubDep) -> TableOut:
+def undo_photo(request: Request, table: PlayerTableDep, store: StoreDep, hub: HubDep) -> TableOut:
     if store.undo_latest(table) is None:
         raise ApiError(409, "nothing_to_undo")
+    camera = request.app.state.camera
+    latest = store.latest_reading(table)
+    if camera is not None and camera.table_id == table.id and latest is not None:
+        camera.take_board(Board.from_rows(latest.result["grid"]))
     hub.publish(table.id, "undo")
     return table_out(store, table)
 

@@ -270,7 +270,8 @@ function renderBoard(reading) {
   const definite = new Set((reading ? reading.protected.definite : []).map(cellIndex));
   const possible = new Set((reading ? reading.protected.possible : []).map(cellIndex));
   const picked = new Set(page.picked.map(cellIndex));
-  const corrected = new Set((reading && reading.corrected ? reading.corrected : []).map(cellIndex));
+  // a correction is {cell, seen}; readings stored by older versions hold the bare cell
+  const corrected = new Set((reading && reading.corrected ? reading.corrected : []).map((k) => cellIndex(k.cell || k)));
   const asked = page.asked ? cellIndex(page.asked) : -1;
   for (let index = 0; index < 100; index++) {
     const symbol = grid[index];

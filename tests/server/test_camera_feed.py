@@ -1,6 +1,6 @@
 """The server's own camera: the bundled demo video, followed in a thread, feeds its table
 with readings and events like photos would; a source that cannot be opened changes nothing;
-the camera's table is the same after a restart."""
+the camera's table is the same after a restart; an undo there resets the tracker's board."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from referee.board import Board
 from seqcam.samples import default_video
 from server.app import create_app
+from tests.server.conftest import player
 
 DEMO_LABEL = json.loads(default_video().with_suffix(".json").read_text())
 
@@ -83,3 +85,20 @@ def test_a_live_camera_that_is_missing_then_comes_back_is_followed(tmp_path: Pat
         follower.stop()
         store.close()
     assert "camera" in published
+
+
+def test_an_undo_on_the_camera_table_resets_the_trackers_board(client: TestClient, judged_table: dict) -> None:
+    class Camera:  # stands in for the follower: records what the route hands it
+        def __init__(self) -> None:
+            self.table_id = judged_table["id"]
+            self.taken: list[Board] = []
+
+        def take_board(self, board: Board) -> None:
+            self.taken.append(board)
+
+    client.app.state.camera = camera = Camera()
+    url = f"/api/tables/{judged_table['id']}"
+    photo_grid = client.get(url).json()["reading"]["grid"]
+    client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."}, headers=player(judged_table))
+    assert client.post(f"{url}/undo", headers=player(judged_table)).status_code == 200
+    assert [board.rows() for board in camera.taken] == [photo_grid]

@@ -104,12 +104,23 @@ def test_a_player_corrects_a_misread_cell_and_the_verdict_follows(client: TestCl
     response = client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."}, headers=player(judged_table))
     assert response.status_code == 201, response.text
     result = response.json()["result"]
-    assert result["grid"][4][7] == "." and result["corrected"] == [[4, 7]]
+    assert result["grid"][4][7] == "." and result["corrected"] == [{"cell": [4, 7], "seen": "B"}]
     assert result["sequences"] == {"B": 1, "G": 1} and result["winner"] == []
     assert client.get(url).json()["reading"] == result
     latest_event = client.get(f"{url}/events").json()[0]
     assert (latest_event["type"], latest_event["cell"], latest_event["detail"]) == ("correction", [4, 7], "B -> .")
     assert client.post(f"{url}/undo", headers=player(judged_table)).json()["reading"]["winner"] == ["B"]
+
+
+def test_a_correction_holds_while_later_photos_still_misread_the_cell(client: TestClient, judged_table: dict,
+                                                                       winning_photo: bytes) -> None:
+    url = f"/api/tables/{judged_table['id']}"
+    corrected = client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."},
+                            headers=player(judged_table)).json()["result"]
+    again = send_photo(client, judged_table, winning_photo)  # the same photo: the same misreading
+    assert again.status_code == 200 and again.json()["unchanged"] is True
+    assert client.get(url).json()["reading"] == corrected
+    assert client.get(f"{url}/events").json()[0]["type"] == "correction"  # no phantom move after it
 
 
 @pytest.mark.parametrize("body, status, code", [
