@@ -177,6 +177,31 @@ def group_quads(mask: np.ndarray, reach: int, min_area: float, min_fill: float
     return out
 
 
+def outline_quads(image_bgr: np.ndarray, min_area: float) -> list[tuple[float, np.ndarray]]:
+    """Quadrilaterals outlined by edges, as a document scanner finds a page: the board's own
+    outline against the table, which shows even when chips cover most of the cards or part
+    of the board lies in shadow."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    middle = float(np.median(gray))
+    edges = cv2.dilate(cv2.Canny(gray, max(10.0, 0.4 * middle), max(30.0, middle)), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area:
+            continue
+        hull = cv2.convexHull(contour)
+        if area < 0.8 * cv2.contourArea(hull):
+            continue
+        quad = quad_of_hull(hull)
+        if quad is None:
+            continue
+        quad_area = abs(cv2.contourArea(quad))
+        if 0.85 * quad_area <= area <= 1.15 * quad_area:
+            out.append((quad_area, quad))
+    return out
+
+
 def propose_quads(image_bgr: np.ndarray, *, levels: tuple[float, ...], max_chroma: float, top_share: float,
                   reaches: tuple[float, ...], texture_box_share: float, min_area_share: float,
                   min_fill: float, max_count: int) -> list[np.ndarray]:
@@ -188,6 +213,7 @@ def propose_quads(image_bgr: np.ndarray, *, levels: tuple[float, ...], max_chrom
     found: list[tuple[float, np.ndarray]] = []
     box = max(5, int(texture_box_share * long_side) | 1)
     found += group_quads(inked_paper(papers[-1], edges, box), 3, min_area, 0.5)
+    found += outline_quads(image_bgr, min_area)
     speck = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
     for mask in papers:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, speck)

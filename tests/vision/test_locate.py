@@ -13,6 +13,7 @@ import pytest
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.locate import GridFit, cut_off_message, fitted_candidates, locate_grid
+from vision.locate_propose import outline_quads
 from vision.render import RenderConfig, render
 
 CONFIG = VisionConfig()
@@ -93,6 +94,22 @@ def test_a_drawn_grid_is_found_exactly():
     flat = cv2.perspectiveTransform(np.stack([cols, rows], -1).reshape(1, -1, 2), homography)[0]
     cell_px = np.linalg.norm(fit.corners_xy[1] - fit.corners_xy[0]) / 10
     assert np.abs(flat - lattice.reshape(-1, 2)).max() < 0.1 * cell_px
+
+
+def test_a_crowded_board_is_proposed_by_its_outline():
+    board = drawn_board(np.random.default_rng(3))
+    for r in range(10):  # late in a game: a chip on every card, hardly any paper shows
+        for c in range(10):
+            if r in (0, 9) and c in (0, 9):
+                continue
+            colour = [(160, 60, 20), (40, 150, 40)][(r + c) % 2]
+            cv2.circle(board, (MARGIN + c * CELL + CELL // 2, MARGIN + r * CELL + CELL // 2), int(0.42 * CELL),
+                       colour, -1, cv2.LINE_AA)
+    outline = np.float32([[150, 70], [560, 110], [530, 520], [120, 480]])
+    photo, _ = photo_of(board, outline, (720, 600))
+    quads = outline_quads(photo, 0.05 * photo.shape[0] * photo.shape[1])
+    assert any(np.linalg.norm(np.roll(quad[::way], k, axis=0) - outline, axis=1).max() < 4.0
+               for _, quad in quads for way in (1, -1) for k in range(4))
 
 
 def test_a_blank_photo_has_no_grid():
