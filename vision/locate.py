@@ -205,7 +205,8 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
         yield fit_proposal(coarse, scale, gray_pyramid, config, judge)
         if strays(coarse[0], quad, config):
             strayed.append(quad)
-    for quad in strayed[: config.max_unaligned]:
+    # the largest first: the whole board rather than a part of it
+    for quad in sorted(strayed, key=lambda q: -abs(cv2.contourArea(q)))[: config.max_unaligned]:
         yield fit_proposal(coarse_fit(quad, small_pyramid, config, aligned=False), scale, gray_pyramid, config, judge)
 
 
