@@ -182,8 +182,8 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     small_pyramid = Pyramid(small)
     level = min(config.propose_level, len(small_pyramid.levels) - 1)
     to_small = 2.0**level  # proposal pixel -> small pixel, about (pyrDown halves)
-    quads = propose_quads(small_pyramid.levels[level], levels=config.paper_levels, max_chroma=config.paper_max_chroma,
-                          top_share=config.white_top_share, reaches=config.close_shares,
+    quads = propose_quads(small_pyramid.levels[level], small, levels=config.paper_levels,
+                          max_chroma=config.paper_max_chroma, top_share=config.white_top_share, reaches=config.close_shares,
                           texture_box_share=config.texture_box_share, min_area_share=config.min_proposal_share,
                           min_fill=config.min_blob_fill, max_count=config.max_proposals)
     quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]

@@ -9,7 +9,10 @@ brightest pixels:
 * inked paper: where paper and strong edges are both dense, which keeps the grid apart
   from a white table or a white border (plain paper has no ink).
 
-Each blob gives the quadrilateral that hugs it best. A blob may be the grid (a coloured
+Outlines closed by edges (the board's edge against the table) are taken too, on a larger
+copy: they show where chips cover the cards or a shadow darkens part of the paper.
+
+Each blob or outline gives the quadrilateral that hugs it best. A blob may be the grid (a coloured
 border round it), the whole board (a white border), or more; the lattice stage decides.
 Points are (x, y) float32 arrays in the small copy's pixels.
 """
@@ -202,10 +205,11 @@ def outline_quads(image_bgr: np.ndarray, min_area: float) -> list[tuple[float, n
     return out
 
 
-def propose_quads(image_bgr: np.ndarray, *, levels: tuple[float, ...], max_chroma: float, top_share: float,
-                  reaches: tuple[float, ...], texture_box_share: float, min_area_share: float,
+def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, levels: tuple[float, ...], max_chroma: float,
+                  top_share: float, reaches: tuple[float, ...], texture_box_share: float, min_area_share: float,
                   min_fill: float, max_count: int) -> list[np.ndarray]:
-    """Candidate grid outlines in ``image_bgr`` pixels, (4, 2) float32 each, the likeliest first."""
+    """Candidate grid outlines in ``image_bgr`` pixels, (4, 2) float32 each, the likeliest first;
+    ``outline_bgr`` is the same photo larger, where edges are followed."""
     height, width = image_bgr.shape[:2]
     long_side = max(height, width)
     min_area = min_area_share * height * width
@@ -213,7 +217,10 @@ def propose_quads(image_bgr: np.ndarray, *, levels: tuple[float, ...], max_chrom
     found: list[tuple[float, np.ndarray]] = []
     box = max(5, int(texture_box_share * long_side) | 1)
     found += group_quads(inked_paper(papers[-1], edges, box), 3, min_area, 0.5)
-    found += outline_quads(image_bgr, min_area)
+    # outlines on a larger copy: a thin margin between the board's edge and the grid's stays open
+    to_image = image_bgr.shape[1] / outline_bgr.shape[1]
+    found += [(area * to_image**2, (quad + 0.5) * to_image - 0.5)
+              for area, quad in outline_quads(outline_bgr, min_area / to_image**2)]
     speck = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
     for mask in papers:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, speck)
