@@ -36,6 +36,7 @@ from server.routers import calibration, history, photos, queries, tables
 from server.security import BodyLimit, SecurityHeaders
 from server.settings import ServerSettings
 from server.store import Store, TableRow
+from server.workers import start_workers
 
 STATIC_DIR = Path(str(resources.files("server").joinpath("static")))
 
@@ -63,6 +64,8 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.reader_processes:
+            start_workers(settings.reader_processes)
         follower = None
         if camera_table is not None and settings.camera is not None:
             publish = threadsafe_publisher(asyncio.get_running_loop(), app.state.hub.publish)

@@ -21,6 +21,7 @@ class ServerSettings:
     max_upload_bytes: int = 20_000_000
     max_json_bytes: int = 64_000  # any other request body: settings and corrections are a few hundred bytes
     analyses_at_once: int = 2  # one per core: more only queue inside OpenCV and use memory
+    reader_processes: int = 2  # photos are read in this many worker processes (0: in the server's own threads)
     token_bytes: int = 24  # 32 URL-safe characters: unguessable, still fits a QR code well
     table_id_bytes: int = 6  # 8 characters: short enough to type from the screen
     max_streams_per_table: int = 200  # 12 players and their watchers, many times over: a bound, not a quota

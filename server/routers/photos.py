@@ -23,6 +23,7 @@ from server.routers.tables import table_out
 from server.schemas import CorrectionIn, ReadingOut, TableOut
 from server.settings import ServerSettings
 from server.store import CalibrationRow
+from server.workers import read_photo
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, ImageTooLarge, ImageUnreadable, VisionError
 from vision.pipeline import analyze_bytes
@@ -131,7 +132,11 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
     profile = readers.profile(store.calibration(table))
-    result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, limiter=readers.limiter)
+    if settings.reader_processes:
+        async with readers.limiter:
+            result = await read_photo(data, table.teams, profile, settings.reader_processes)
+    else:
+        result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, limiter=readers.limiter)
     async with readers.table_locks[table.id]:
         current = store.table(table.id) or table
         latest = store.latest_reading(current)

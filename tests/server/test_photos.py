@@ -4,6 +4,8 @@ import io
 import json
 import struct
 import zlib
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -140,15 +142,36 @@ def test_a_correction_needs_a_photo_and_the_token(client: TestClient, table: dic
     assert client.post(url, json=body, headers=player(table)).json()["code"] == "no_photo_yet"
 
 
-def test_a_crash_while_reading_a_photo_is_a_sentence_not_a_500(client: TestClient, table: dict, winning_photo: bytes,
+def test_a_crash_while_reading_a_photo_is_a_sentence_not_a_500(db_path: Path, winning_photo: bytes,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args, **kwargs):
         raise IndexError("a bug in a stage")
 
     monkeypatch.setattr("server.routers.photos.analyze_bytes", broken)
-    response = send_photo(client, table, winning_photo)
+    with TestClient(create_app(db_path, reader_processes=0)) as client:  # read here, where the patch reaches
+        table = client.post("/api/tables", json={"players": 2}).json()
+        response = send_photo(client, table, winning_photo)
     assert response.status_code == 422
     assert response.json()["code"] == "photo_failed" and "report" in response.json()["detail"]
+
+
+def test_a_reader_process_that_dies_costs_one_photo_not_the_server(client: TestClient, table: dict,
+                                                                    winning_photo: bytes,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    class DeadPool:  # the pool of a worker that died (a native crash on a hostile file)
+        def submit(self, *args, **kwargs) -> Future:
+            future: Future = Future()
+            future.set_exception(BrokenProcessPool("a worker died"))
+            return future
+
+        def shutdown(self, **kwargs) -> None:
+            pass
+
+    with monkeypatch.context() as patch:
+        patch.setattr("server.workers._executor", lambda size: DeadPool())
+        response = send_photo(client, table, winning_photo)
+    assert response.status_code == 422 and response.json()["code"] == "photo_failed"
+    assert send_photo(client, table, winning_photo).status_code == 201  # the next photo is read
 
 
 def test_any_other_bug_answers_with_a_sentence_and_a_code(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
