@@ -5,8 +5,9 @@ Replays a one-hour game night as fast as the server goes: ``tables`` tables, eac
 players, watched by ``viewers-per-table`` phones whose live streams keep dropping off and
 coming back (each stays 1 to 4 s, then joins again, as phones sleep and wake). It stops by
 itself when every photo is sent or ``--max-seconds`` pass, and prints photos per second,
-latency percentiles, errors (target: none) and the server's memory (RSS) at the start,
-after each quarter of the photos and at the end: growth after warm-up would be a leak.
+latency percentiles, errors (target: none) and the server's memory (RSS, its photo readers
+included) at the start, after each quarter of the photos and at the end: growth after
+warm-up would be a leak.
 """
 
 from __future__ import annotations
@@ -46,12 +47,28 @@ class Soak:
             self.errors.append(what)
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process, from /proc (Linux)."""
+def _status(pid: int | str) -> dict[str, str]:
+    fields = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return fields
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of the server and of its photo readers (its child processes), from
+    /proc (Linux)."""
+    total_kb = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = _status(entry.name)
+        except OSError:  # the process ended while we looked
+            continue
+        if int(entry.name) == pid or status.get("PPid") == str(pid):
+            total_kb += int(status.get("VmRSS", "0 kB").split()[0])
+    return total_kb / 1024 if total_kb else float("nan")
 
 
 def phone_coming_and_going(base: str, table_id: str, soak: Soak, stop: threading.Event, seed: int) -> None:
