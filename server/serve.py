@@ -13,6 +13,7 @@ from server.app import create_app
 from server.routers.tables import join_path
 from server.settings import default_db_path
 from server.store import StoreError
+from server.workers import stop_workers
 
 EXIT_OK, EXIT_USAGE = 0, 2
 ALL_INTERFACES = ("0.0.0.0", "::")
@@ -65,5 +66,8 @@ def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | N
     if host not in ALL_INTERFACES and host.startswith("127."):
         print("Only this computer can reach it. For the phones on your Wi-Fi, add --host 0.0.0.0.", file=out)
     out.flush()
-    uvicorn.run(app, host=host, port=port, log_level="warning", **ssl)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", **ssl)
+    finally:
+        stop_workers()
     return EXIT_OK

@@ -101,5 +101,14 @@ def start_workers(processes: int) -> None:
         pool.submit(_warm)
 
 
+def stop_workers() -> None:
+    """Ends the workers (the server is stopping)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _warm() -> None:
     import server.routers.photos  # noqa: F401  (loads vision and its models)
