@@ -286,8 +286,8 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     photo's own chip colours say whose chip.
 
     With a calibration, an empty card whose disc looks much changed from the empty board
-    (``change``, from ``reference_change``) is '?'; ``chip_ab`` gives the teams' calibrated
-    chip colours. (Turning chip calls into card art where the disc looks as printed was
+    (``change``, from ``reference_change``) is '?', and a cell the model is unsure of whose
+    disc looks just as printed is empty; ``chip_ab`` gives the teams' calibrated chip colours. (Turning chip calls into card art where the disc looks as printed was
     measured too: a board located a third of a cell off then hid real chips.)"""
     calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
@@ -296,6 +296,8 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
         kind = CLASSES[calls[index]] if calls[index] >= 0 else "unsure"
         if index in CORNERS:
             kinds.append(CORNER_MARK)
+        elif kind == "unsure" and change is not None and changed[index] < config.unsure_empty_change:
+            kinds.append(EMPTY)  # calibrated: the disc looks just as the empty board printed it
         elif kind in ("unsure", "hidden"):
             kinds.append(UNKNOWN)
         elif kind == "chip":

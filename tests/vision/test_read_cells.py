@@ -4,7 +4,7 @@ import pytest
 from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES
-from vision.read_cells import called_classes, cluster_team_colours, prepare, read_cells
+from vision.read_cells import CellFeatures, called_classes, classify, cluster_team_colours, prepare, read_cells
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -48,3 +48,19 @@ def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merel
     ])
     calls = called_classes(probabilities, VisionConfig(min_cell_confidence=0.85, max_hidden_probability=0.7))
     assert [CLASSES[c] if c >= 0 else "unsure" for c in calls] == ["empty", "unsure", "chip", "hidden"]
+
+
+def test_with_a_calibration_an_unsure_cell_that_looks_as_printed_is_empty():
+    class Unsure:  # the cell model torn between chip and empty on every cell
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            return np.tile([0.3, 0.7, 0.0], (len(matrix), 1))
+
+    zeros = np.zeros((10, 10), np.float32)
+    features = CellFeatures(zeros, zeros, zeros, zeros, zeros, np.zeros((10, 10, 3), np.float32), zeros, zeros,
+                            np.zeros((10, 10, 2), np.float32))
+    change = np.full((10, 10), 0.9, np.float32)  # most discs look unlike the empty board...
+    change[3, 4] = 0.05  # ...this one just as it was printed
+    calibrated = classify(features, ("B", "G"), CONFIG, model=Unsure(), change=change)
+    plain = classify(features, ("B", "G"), CONFIG, model=Unsure())
+    assert calibrated[34] == "." and calibrated.cells.count("?") == 95
+    assert plain.cells.count("?") == 96
