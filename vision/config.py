@@ -108,3 +108,4 @@ class VisionConfig:
     # orientation
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour
     min_orientation_margin: float = 6.0  # fewer votes' lead than this: the side is not certain
+    min_orientation_share: float = 0.25  # nor a lead under this share of the cards that voted

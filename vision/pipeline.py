@@ -198,7 +198,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     else:
         orientation = orientation_of(prepared, reading, features, config)
         turns = orientation.quarter_turns
-        if orientation.margin < config.min_orientation_margin:
+        if (orientation.margin < config.min_orientation_margin
+                or orientation.margin < config.min_orientation_share * orientation.votes):
             warnings.append(VisionWarning(
                 VisionWarningKind.ORIENTATION_UNCERTAIN,
                 "Cannot tell which side of the board is the top: too few printed cards are visible. "
