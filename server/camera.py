@@ -114,14 +114,15 @@ class CameraFollower:
         table = self.store.table(self.table_id)
         if table is None:
             return
-        latest = self.store.latest_reading(table)
-        result = with_corrections(latest.result if latest is not None else None,
-                                  board_reading(board, table.teams, warnings))
-        if latest is not None and latest.result["grid"] == result["grid"]:
-            return
-        before = Board.from_rows(latest.result["grid"]) if latest is not None else None
-        after = Board.from_rows(result["grid"])
-        self.store.add_reading(table, result, events_between(before, after, table.teams, time.time()))
+        with self.store.changing(table.id):
+            latest = self.store.latest_reading(table)
+            result = with_corrections(latest.result if latest is not None else None,
+                                      board_reading(board, table.teams, warnings))
+            if latest is not None and latest.result["grid"] == result["grid"]:
+                return
+            before = Board.from_rows(latest.result["grid"]) if latest is not None else None
+            after = Board.from_rows(result["grid"])
+            self.store.add_reading(table, result, events_between(before, after, table.teams, time.time()))
         self.publish(table.id, "camera")
 
 

@@ -100,6 +100,13 @@ class Store:
             raise StoreError(f"Cannot keep the tables in {path}: {getattr(error, 'strerror', None) or error}. "
                              "Choose another file with --db.") from None
         self._lock = threading.Lock()
+        self._changing: dict[str, threading.Lock] = {}
+
+    def changing(self, table_id: str) -> threading.Lock:
+        """Held while a table's next reading is made from its latest one (a photo, a correction,
+        an undo, the camera's thread): one change of a table at a time, whichever thread makes it."""
+        with self._lock:
+            return self._changing.setdefault(table_id, threading.Lock())
 
     def close(self) -> None:
         with self._lock:

@@ -138,22 +138,23 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
     else:
         result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, limiter=readers.limiter)
     async with readers.table_locks[table.id]:
-        current = store.table(table.id) or table
-        latest = store.latest_reading(current)
-        result = with_corrections(latest.result if latest is not None else None, result)
-        if latest is not None and latest.result["grid"] == result["grid"]:
-            # The same board again (a live camera sends one every second or two): nothing to store.
+        with store.changing(table.id):  # the camera's thread may be storing a reading of this table
+            current = store.table(table.id) or table
+            latest = store.latest_reading(current)
+            result = with_corrections(latest.result if latest is not None else None, result)
+            if latest is not None and latest.result["grid"] == result["grid"]:
+                # The same board again (a live camera sends one every second or two): nothing to store.
+                readers.live_candidate.pop(table.id, None)
+                response.status_code = 200
+                return ReadingOut(id=latest.id, created=latest.created, result=latest.result, unchanged=True)
+            if live and readers.live_candidate.get(table.id) != result["grid"]:
+                readers.live_candidate[table.id] = result["grid"]
+                response.status_code = 202
+                return ReadingOut(id=0, created=time.time(), result=result, pending=True)
             readers.live_candidate.pop(table.id, None)
-            response.status_code = 200
-            return ReadingOut(id=latest.id, created=latest.created, result=latest.result, unchanged=True)
-        if live and readers.live_candidate.get(table.id) != result["grid"]:
-            readers.live_candidate[table.id] = result["grid"]
-            response.status_code = 202
-            return ReadingOut(id=0, created=time.time(), result=result, pending=True)
-        readers.live_candidate.pop(table.id, None)
-        before = Board.from_rows(latest.result["grid"]) if latest else None
-        events = events_between(before, Board.from_rows(result["grid"]), current.teams, time.time())
-        stored = store.add_reading(current, result, events)
+            before = Board.from_rows(latest.result["grid"]) if latest else None
+            events = events_between(before, Board.from_rows(result["grid"]), current.teams, time.time())
+            stored = store.add_reading(current, result, events)
     hub.publish(table.id, "photo")
     return ReadingOut(id=stored.id, created=stored.created, result=stored.result)
 
@@ -165,10 +166,11 @@ def list_photos(table: TableDep, store: StoreDep, limit: Annotated[int, Query(ge
 
 @router.post("/{table_id}/undo", response_model=TableOut, summary="Undo the latest photo (players only)")
 def undo_photo(request: Request, table: PlayerTableDep, store: StoreDep, hub: HubDep) -> TableOut:
-    if store.undo_latest(table) is None:
-        raise ApiError(409, "nothing_to_undo")
+    with store.changing(table.id):
+        if store.undo_latest(table) is None:
+            raise ApiError(409, "nothing_to_undo")
+        latest = store.latest_reading(table)
     camera = request.app.state.camera
-    latest = store.latest_reading(table)
     if camera is not None and camera.table_id == table.id and latest is not None:
         camera.take_board(Board.from_rows(latest.result["grid"]))
     hub.publish(table.id, "undo")
@@ -185,12 +187,13 @@ async def correct_cell(body: CorrectionIn, table: PlayerTableDep, store: StoreDe
     if where in CORNERS:
         raise ApiError(422, "corner_fixed")
     async with readers.table_locks[table.id]:
-        latest = store.latest_reading(table)
-        if latest is None:
-            raise ApiError(409, "no_photo_yet")
-        result, before, after = corrected_reading(latest.result, where, body.symbol)
-        now = time.time()
-        events = [correction_event(before, after, where, now), *verdict_events(before, after, table.teams, now)]
-        stored = store.add_reading(table, result, events)
+        with store.changing(table.id):  # the camera's thread may be storing a reading of this table
+            latest = store.latest_reading(table)
+            if latest is None:
+                raise ApiError(409, "no_photo_yet")
+            result, before, after = corrected_reading(latest.result, where, body.symbol)
+            now = time.time()
+            events = [correction_event(before, after, where, now), *verdict_events(before, after, table.teams, now)]
+            stored = store.add_reading(table, result, events)
     hub.publish(table.id, "correction")
     return ReadingOut(id=stored.id, created=stored.created, result=stored.result)

@@ -102,3 +102,24 @@ def test_an_undo_on_the_camera_table_resets_the_trackers_board(client: TestClien
     client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."}, headers=player(judged_table))
     assert client.post(f"{url}/undo", headers=player(judged_table)).status_code == 200
     assert [board.rows() for board in camera.taken] == [photo_grid]
+
+
+def test_a_correction_waits_while_the_cameras_thread_stores_a_reading(client: TestClient, judged_table: dict) -> None:
+    import threading
+
+    url = f"/api/tables/{judged_table['id']}"
+    camera_storing = client.app.state.store.changing(judged_table["id"])
+    answered = threading.Event()
+
+    def correct() -> None:
+        client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."}, headers=player(judged_table))
+        answered.set()
+
+    camera_storing.acquire()  # as the camera's thread does while it makes a reading from the latest one
+    try:
+        threading.Thread(target=correct, daemon=True).start()
+        assert not answered.wait(0.5)  # the correction is not made from a reading about to be superseded
+    finally:
+        camera_storing.release()
+    assert answered.wait(10)
+    assert client.get(url).json()["reading"]["grid"][4][7] == "."
