@@ -31,8 +31,9 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, apply_homography, PlaceSettings, Pyramid, Refinement, align, evidence,
-                                   extent_shift, grid_homography, periodicity, place, refine)
+from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, PlaceSettings, Pyramid, Refinement, align,
+                                   apply_homography, evidence, extent_shift, grid_homography, periodicity, place,
+                                   refine)
 from vision.locate_propose import propose_quads
 from vision.locate_verdict import default_verdict, verdict_features
 from vision.warp import outer_corners
@@ -129,7 +130,7 @@ def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, confi
 
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,
                  judge: bool = True) -> Candidate:
-    """Follows a coarse fit (``coarse_fits``) at full resolution and, with ``judge``, gives it
+    """Follows a coarse fit (``coarse_fit``) at full resolution and, with ``judge``, gives it
     the verdict's probability; the lattice comes back in full-image pixels."""
     h_small, outline = coarse
     fit = fine_fit(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
@@ -183,8 +184,8 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     level = min(config.propose_level, len(small_pyramid.levels) - 1)
     to_small = 2.0**level  # proposal pixel -> small pixel, about (pyrDown halves)
     quads = propose_quads(small_pyramid.levels[level], small, levels=config.paper_levels,
-                          max_chroma=config.paper_max_chroma, top_share=config.white_top_share, reaches=config.close_shares,
-                          texture_box_share=config.texture_box_share, min_area_share=config.min_proposal_share,
+                          max_chroma=config.paper_max_chroma, top_share=config.white_top_share,
+                          reaches=config.close_shares, texture_box_share=config.texture_box_share, min_area_share=config.min_proposal_share,
                           min_fill=config.min_blob_fill, max_count=config.max_proposals)
     quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]
     gray_pyramid = Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))

@@ -680,7 +680,8 @@ def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> flo
     if len(corners) < 2:
         return 0.0
     step = {0: 1, last: -1}
-    unlike = {(r, c): 0.5 * (_turned_ncc(cell(r, c), cell(r + step[r], c)) + _turned_ncc(cell(r, c), cell(r, c + step[c])))
+    unlike = {(r, c): 0.5 * (_turned_ncc(cell(r, c), cell(r + step[r], c))
+                             + _turned_ncc(cell(r, c), cell(r, c + step[c])))
               for r, c in corners}
     alike = {(a, b): _turned_ncc(cell(*a), cell(*b)) for i, a in enumerate(corners) for b in corners[i + 1 :]}
     groups = list(combinations(corners, 3)) if len(corners) == 4 else [tuple(corners)]

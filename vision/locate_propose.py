@@ -12,8 +12,9 @@ brightest pixels:
 Outlines closed by edges (the board's edge against the table) are taken too, on a larger
 copy: they show where chips cover the cards or a shadow darkens part of the paper.
 
-Each blob or outline gives the quadrilateral that hugs it best. A blob may be the grid (a coloured
-border round it), the whole board (a white border), or more; the lattice stage decides.
+Each blob or outline gives the quadrilateral that hugs it best. It may be the grid (a
+coloured border round it), the whole board (a white border), or more; the lattice stage
+decides.
 Points are (x, y) float32 arrays in the small copy's pixels.
 """
 

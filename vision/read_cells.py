@@ -287,8 +287,9 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
 
     With a calibration, an empty card whose disc looks much changed from the empty board
     (``change``, from ``reference_change``) is '?', and a cell the model is unsure of whose
-    disc looks just as printed is empty; ``chip_ab`` gives the teams' calibrated chip colours. (Turning chip calls into card art where the disc looks as printed was
-    measured too: a board located a third of a cell off then hid real chips.)"""
+    disc looks just as printed is empty; ``chip_ab`` gives the teams' calibrated chip colours.
+    (Turning chip calls into card art where the disc looks as printed was measured too: a
+    board located a third of a cell off then hid real chips.)"""
     calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
     kinds = []

@@ -5,6 +5,7 @@ the camera's table is the same after a restart; an undo there resets the tracker
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -105,8 +106,6 @@ def test_an_undo_on_the_camera_table_resets_the_trackers_board(client: TestClien
 
 
 def test_a_correction_waits_while_the_cameras_thread_stores_a_reading(client: TestClient, judged_table: dict) -> None:
-    import threading
-
     url = f"/api/tables/{judged_table['id']}"
     camera_storing = client.app.state.store.changing(judged_table["id"])
     answered = threading.Event()
