@@ -59,7 +59,9 @@ class VisionConfig:
     min_cut_off_probability: float = 0.8  # a grid running off the photo is judged on less of it
     sure_board_probability: float = 0.8  # no other proposal is tried after a fit this clear
     min_grid_share: float = 0.75  # of min_board_fraction: a smaller grid is another object (graph paper)
-    min_content: float = 0.5  # cells with ink or a chip in them: blank squares are another game
+    # cells with ink or a chip in them: blank squares are another game (0.5 turned down
+    # corner-index art, whose cards are mostly blank)
+    min_content: float = 0.4
     min_extent: float = 0.1  # columns (rows) alike inside and unlike across: a pattern that goes on is no board
     evidence_cell_px: int = 16
     busy_quantile: float = 0.3  # the cells' activity is judged at this quantile, against the lines'
