@@ -256,16 +256,19 @@ class Tracker:
             self.reference += REST_BLEND * (thumb - self.reference)
             return events
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
-        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells)
+        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still)
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
-                  covered: bool = False) -> list[TrackEvent]:
+                  covered: bool = False, still: bool = False) -> list[TrackEvent]:
         """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
         is settled: a new chip or an empty cell is accepted (all settled cells of a moment
         together, so two chips placed at once stay one change), a reading that equals the
         board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture.
         While many cells stay ``covered`` (a hand resting, or a reference that caught one) no
-        change is accepted: the cells that read as before are let go until few are left."""
+        change is accepted: the cells that read as before are let go until few are left. A
+        cell the board holds as ? that now reads clearly is no move: it is taken as it reads
+        (with the changes, if any), even among covered cells once the picture is ``still``
+        (glare that moved with the camera would otherwise keep the board covered for good)."""
         assert self.board is not None
         reading = self.read(frame_bgr)
         pending = {}
@@ -277,9 +280,12 @@ class Tracker:
         settled = {c: symbol for c, (symbol, since, frames) in pending.items()
                    if t - since >= self.track.stable_s and frames >= self.track.stable_frames}
         new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
+        # a cell the board holds as ? now read (glare gone, a hand's shadow gone) is no move
+        revealed = {c: s for c, s in new.items() if self.board.cells[c] == UNKNOWN}
+        moved = {c: s for c, s in new.items() if c not in revealed}
         # one move's changes appear together; a later one (a move seen late) waits its turn
-        first = min((pending[c][1] for c in new), default=t)
-        changes = {c: s for c, s in new.items() if pending[c][1] - first <= self.track.same_move_s}
+        first = min((pending[c][1] for c in moved), default=t)
+        changes = {c: s for c, s in moved.items() if pending[c][1] - first <= self.track.same_move_s}
         waiting = [c for c, (s, since, _) in pending.items() if c not in settled
                    and s not in (UNKNOWN, self.board.cells[c]) and since - first <= self.track.same_move_s]
         if waiting:
@@ -287,18 +293,20 @@ class Tracker:
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c][1] >= self.track.unsure_s))]
+        if covered and not still:
+            revealed = {}
         if covered:
             changes = {}  # what shows under a resting hand is no move
         elif self.fresh and len(changes) > self.track.max_fresh_changes:
             letting_go += list(changes)  # a new view read differently, not moves made while it moved
             changes = {}
-        self._take_reference(thumb, letting_go + list(changes))
+        self._take_reference(thumb, letting_go + list(changes) + list(revealed))
         if self.fresh and not [c for c in pending if c not in settled or settled[c] == UNKNOWN]:
             self.fresh = False
-        if not changes:
+        if not changes and not revealed:
             return []
         cells_now = list(self.board.cells)
-        for c, symbol in changes.items():
+        for c, symbol in {**revealed, **changes}.items():
             cells_now[c] = symbol
         self.board = Board("".join(cells_now))
         return [TrackEvent(BOARD_CHANGED, t, frame, self.board)]

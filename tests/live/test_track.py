@@ -11,7 +11,8 @@ import pytest
 from seqcam.follow import Follower
 from seqcam.samples import default_video
 from vision.render.hands import draw_hand, sample_hand
-from vision.track import BOARD_FOUND, Tracker
+from referee.board import Board
+from vision.track import BOARD_CHANGED, BOARD_FOUND, Tracker
 
 GAME_EVENTS = ("placed", "removed", "sequence", "winner", "violation")
 
@@ -66,6 +67,24 @@ def test_a_hand_resting_on_the_board_makes_no_move(demo) -> None:
     events += [e for k in range(40, 60) for e in tracker.feed(frames[0], k / 10, k)]
     assert [e.kind for e in events if e.kind not in ("board_lost", "board_found")] == []
     assert tracker.board == board
+
+
+def test_cells_held_as_unknown_are_taken_once_they_read_clearly(demo) -> None:
+    """Glare that moved with a bumped camera: the board holds four chips as ? and the
+    reference differs there from every frame since, so they look covered for good; in a still
+    picture they are taken as they read, with no move."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    glared = [c for c, symbol in enumerate(board.cells) if symbol in "BG"][:4]
+    tracker.board = Board("".join("?" if c in glared else symbol for c, symbol in enumerate(board.cells)))
+    n = tracker.track.thumb_cell_px
+    for c in glared:
+        row, col = divmod(c, 10)
+        tracker.reference[(row + 1) * n : (row + 2) * n, (col + 1) * n : (col + 2) * n] = 255.0
+    events = [e for k in range(1, 30) for e in tracker.feed(frames[0], k / 10, k)]
+    assert tracker.board == board
+    assert {e.kind for e in events} == {BOARD_CHANGED}
 
 
 def test_a_hidden_board_changes_nothing(demo) -> None:
