@@ -47,7 +47,6 @@ class VisionConfig:
     max_extra_paper: float = 0.3  # paper wider than 10 cells plus this: a white border, use the art
     min_line_sharpness: float = 1.0
     max_line_shift: float = 0.3
-    place_prior: float = 0.2  # share of its step a placement loses per cell it moves from the proposal's own
     refine_cell_px: int = 24  # cell size the lines are measured at
     refine_pad_cells: float = 0.6
     refine_reaches: tuple[float, ...] = (0.2, 0.1, 0.07)  # how far from the fit a line is looked for, cells

@@ -320,16 +320,13 @@ class AxisPlacement:
 
 
 def window_search(profile: np.ndarray, pitch: float, factors: np.ndarray, strip: float,
-                  seen: np.ndarray | None = None, expected: float | None = None, prior: float = 0.0
-                  ) -> tuple[float, float, float, float]:
+                  seen: np.ndarray | None = None) -> tuple[float, float, float, float]:
     """The 10-cell window over ``profile`` (one value per position) that steps up at both ends:
     the strips of ``strip`` cells just inside against those just outside, the weaker end
     counting. An end outside the photo (``seen`` False there) cannot be judged: the other end
-    counts alone, a little less. A window whose first line lies a cell from ``expected`` (the
-    proposal's own) scores ``prior`` less of its step: a hand over one edge weakens the step
-    there, and a weak step elsewhere should not win. The first line at whole positions (the
-    lines are followed later). Returns (first, pitch, step, outside) with the step in the
-    profile's units and ``outside`` the higher of the two outer strips."""
+    counts alone, a little less. The first line at whole positions (the lines are followed
+    later). Returns (first, pitch, step, outside) with the step in the profile's units and
+    ``outside`` the higher of the two outer strips."""
     n = len(profile)
     cum = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
     unseen = np.concatenate([[0], np.cumsum(~seen if seen is not None else np.zeros(n, bool))])
@@ -352,9 +349,6 @@ def window_search(profile: np.ndarray, pitch: float, factors: np.ndarray, strip:
         right_seen = np.abs(seen_at(last + w) - seen_at(last - w)) < 0.5
         score = np.where(left_seen & right_seen, np.minimum(left, right),
                          np.where(left_seen, left - 0.1, np.where(right_seen, right - 0.1, -np.inf)))
-        if expected is not None:
-            discount = np.clip(1 - prior * np.abs(firsts - expected) / p, 0, 1)
-            score = np.where(score > 0, np.maximum(score, 0) * discount, score)  # (no -inf * 0)
         i = int(np.argmax(score))
         if score[i] > best[2]:
             best = (float(firsts[i]), p, float(score[i]), float(max(before[i], after[i])))
@@ -422,9 +416,7 @@ def place_axis(paper: np.ndarray, activity: np.ndarray, line: np.ndarray, cell_p
     rectification whose cells are about ``cell_px`` wide; ``seen``: positions in the photo."""
     period = profile_period(activity, centre[0], centre[1], cell_px, settings.period_slack)
     factors = np.linspace(1 - settings.pitch_slack, 1 + settings.pitch_slack, settings.pitch_steps)
-    expected = settings.pad_cells * cell_px  # where the fit being placed has line 0
-    first, pitch, paper_step, outside = window_search(paper, period, factors, settings.paper_strip, seen, expected,
-                                                      settings.prior)
+    first, pitch, paper_step, outside = window_search(paper, period, factors, settings.paper_strip, seen)
     lines = False
     art_step = 0.0
     width = plateau_width(paper, centre, settings.paper_strip * period, seen)
@@ -433,8 +425,7 @@ def place_axis(paper: np.ndarray, activity: np.ndarray, line: np.ndarray, cell_p
     if art_path:
         # no coloured border to end the paper: the art says where the cells are, visible
         # borders say exactly where
-        first, pitch, art_step, _ = window_search(activity, period, factors, settings.art_strip, seen, expected,
-                                                  settings.prior)
+        first, pitch, art_step, _ = window_search(activity, period, factors, settings.art_strip, seen)
         phase = line_phase(line, pitch, centre[0], centre[1], settings.min_line_sharpness)
         if phase is not None:
             shift = (phase - first + pitch / 2) % pitch - pitch / 2
@@ -458,7 +449,6 @@ class PlaceSettings:
     max_extra_paper: float
     min_line_sharpness: float
     max_line_shift: float
-    prior: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
