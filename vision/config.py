@@ -90,6 +90,9 @@ class VisionConfig:
     gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
     min_cell_confidence: float = 0.85  # chip or empty: the likelier's share of the two below which a cell is '?'
     max_hidden_probability: float = 0.8  # the cell model's probability of a hand or shadow from which a cell is '?'
+    # more of the cells than this read as ?: no board that can be read (measured on 1,100 rendered
+    # boards: at most 0.38 under hands and glare; a grid of something else 0.9)
+    max_unknown_share: float = 0.6
     team_hue_reach_deg: float = 60.0  # chips further than this in hue from a team's typical colour never shape its cluster
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma

@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.board import CHIP_COLOURS, EMPTY, Board
+from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionWarning, VisionWarningKind
@@ -35,6 +35,10 @@ Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating
 NO_BOARD = (
     "No Sequence board found in the photo. Make sure the whole board is in view, "
     "well lit and not too small, then try again."
+)
+UNREADABLE = (
+    "A grid was found, but most of its cells cannot be read: it may not be a Sequence board, or hands, "
+    "glare or blur hide it. Clear the board, hold the camera still and try again."
 )
 
 
@@ -92,6 +96,12 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
     pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
     return find_orientation(redness, voting, pictures)
+
+
+def unknown_share(board: Board) -> float:
+    """The share of the playing cells (corners aside) read as ?."""
+    playing = [symbol for symbol in board.cells if symbol != CORNER_MARK]
+    return playing.count(UNKNOWN) / len(playing)
 
 
 def turned(board: Board, quarter_turns: int) -> Board:
@@ -184,6 +194,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
     if matched is not None:
         reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
+    if unknown_share(reading) > config.max_unknown_share:
+        raise BoardNotFound(UNREADABLE)  # a grid of something else reads as ?, nearly all of it
     timer.lap("read")
     warnings: list[VisionWarning] = []
     if profile is not None and matched is None:

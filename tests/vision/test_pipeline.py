@@ -1,10 +1,11 @@
 """The pipeline warns that the board may be turned when the card art's lead for one side is
-small: in votes, or as a share of the cards that voted."""
+small: in votes, or as a share of the cards that voted; and it refuses a grid it cannot read."""
 
 import pytest
 
 from seqcam.samples import default_sample
-from vision.errors import VisionWarningKind
+from referee.board import Board
+from vision.errors import BoardNotFound, VisionWarningKind
 from vision.orient import Orientation
 from vision.pipeline import analyze_file
 
@@ -14,3 +15,18 @@ def test_a_small_lead_for_one_side_is_a_warning(monkeypatch, margin, votes, warn
     monkeypatch.setattr("vision.pipeline.orientation_of", lambda *args: Orientation(0, margin, votes))
     kinds = {w.kind for w in analyze_file(default_sample(), 2).warnings}
     assert (VisionWarningKind.ORIENTATION_UNCERTAIN in kinds) == warned
+
+
+@pytest.mark.parametrize("unknown, refused", [(30, False), (70, True)])
+def test_a_grid_read_mostly_as_unknown_is_no_board(monkeypatch, unknown, refused):
+    """A grid of something else (a checkerboard) reads as ?, nearly all of it; a board under
+    hands and glare keeps most of its cells readable."""
+    rows = "".join("?" if k < unknown else "." for k in range(96))
+    cells = iter(rows)
+    board = Board("".join("#" if k in (0, 9, 90, 99) else next(cells) for k in range(100)))
+    monkeypatch.setattr("vision.pipeline.classify", lambda *args, **kwargs: board)
+    if refused:
+        with pytest.raises(BoardNotFound, match="most of its cells cannot be read"):
+            analyze_file(default_sample(), 2)
+    else:
+        assert analyze_file(default_sample(), 2).board.cells.count("?") == unknown
