@@ -22,6 +22,11 @@ class BoardNotFound(VisionError):
     """No Sequence board could be located in the photo."""
 
 
+class BoardUnreadable(BoardNotFound):
+    """A grid was located but most of its cells cannot be read: hands, glare or blur over the
+    board, or a grid of something else."""
+
+
 class BoardCutOff(VisionError):
     """The board was found but part of it lies outside the photo."""
 

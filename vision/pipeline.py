@@ -20,7 +20,7 @@ import numpy as np
 from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, VisionWarning, VisionWarningKind
+from vision.errors import BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
@@ -195,7 +195,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if matched is not None:
         reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
     if unknown_share(reading) > config.max_unknown_share:
-        raise BoardNotFound(UNREADABLE)  # a grid of something else reads as ?, nearly all of it
+        raise BoardUnreadable(UNREADABLE)  # a grid of something else reads as ?, nearly all of it
     timer.lap("read")
     warnings: list[VisionWarning] = []
     if profile is not None and matched is None:

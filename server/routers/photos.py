@@ -25,7 +25,7 @@ from server.settings import ServerSettings
 from server.store import CalibrationRow
 from server.workers import read_photo
 from vision.config import VisionConfig
-from vision.errors import BoardCutOff, BoardNotFound, ImageTooLarge, ImageUnreadable, VisionError
+from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, ImageTooLarge, ImageUnreadable, VisionError
 from vision.pipeline import analyze_bytes
 from vision.profile import Profile, ProfileError
 
@@ -38,6 +38,7 @@ VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
     ImageTooLarge: (413, "photo_too_many_pixels"),
     ImageUnreadable: (422, "photo_unreadable"),
     BoardNotFound: (422, "board_not_found"),
+    BoardUnreadable: (422, "board_unreadable"),
     BoardCutOff: (422, "board_cut_off"),
 }
 

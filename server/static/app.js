@@ -10,7 +10,7 @@ const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 const RED_SUITS = "HD";
 const CAMERA_EVERY_MS = 1500; // a frame at most this often; the next waits for the answer to the last
 const CAMERA_LONG_SIDE = 1920; // phones film larger; the reading needs no more
-const CAMERA_NO_BOARD = ["board_not_found", "board_cut_off"]; // normal while a hand is over the board
+const CAMERA_NO_BOARD = ["board_not_found", "board_unreadable", "board_cut_off"]; // normal while a hand is over the board
 
 const page = {
   lang: "en",

@@ -15,6 +15,7 @@ from seqcam.analyze_command import run_analyze
 from server.app import create_app
 from server.i18n import message
 from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO, player, send_photo
+from vision.errors import BoardUnreadable
 
 
 def png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -153,6 +154,20 @@ def test_a_crash_while_reading_a_photo_is_a_sentence_not_a_500(db_path: Path, wi
         response = send_photo(client, table, winning_photo)
     assert response.status_code == 422
     assert response.json()["code"] == "photo_failed" and "report" in response.json()["detail"]
+
+
+def test_a_board_that_cannot_be_read_has_its_own_code(db_path: Path, winning_photo: bytes,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    def unreadable(*args, **kwargs):
+        raise BoardUnreadable("most of its cells cannot be read")
+
+    monkeypatch.setattr("server.routers.photos.analyze_bytes", unreadable)
+    with TestClient(create_app(db_path, reader_processes=0)) as client:
+        table = client.post("/api/tables", json={"players": 2}).json()
+        response = send_photo(client, table, winning_photo)
+    assert response.status_code == 422
+    assert response.json()["code"] == "board_unreadable"
+    assert response.json()["detail"] == message("error.board_unreadable")
 
 
 def test_a_reader_process_that_dies_costs_one_photo_not_the_server(client: TestClient, table: dict,

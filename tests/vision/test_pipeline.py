@@ -5,7 +5,7 @@ import pytest
 
 from seqcam.samples import default_sample
 from referee.board import Board
-from vision.errors import BoardNotFound, VisionWarningKind
+from vision.errors import BoardUnreadable, VisionWarningKind
 from vision.orient import Orientation
 from vision.pipeline import analyze_file
 
@@ -26,7 +26,7 @@ def test_a_grid_read_mostly_as_unknown_is_no_board(monkeypatch, unknown, refused
     board = Board("".join("#" if k in (0, 9, 90, 99) else next(cells) for k in range(100)))
     monkeypatch.setattr("vision.pipeline.classify", lambda *args, **kwargs: board)
     if refused:
-        with pytest.raises(BoardNotFound, match="most of its cells cannot be read"):
+        with pytest.raises(BoardUnreadable, match="most of its cells cannot be read"):
             analyze_file(default_sample(), 2)
     else:
         assert analyze_file(default_sample(), 2).board.cells.count("?") == unknown
