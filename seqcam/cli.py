@@ -164,6 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench_vision.add_argument("--true-grid", action="store_true",
                               help="skip locating: give the later stages the true grid, to measure them alone")
 
+    bench_locate = commands.add_parser(
+        "bench-locate",
+        help="measure locating alone on folders of rendered photos (dev sets)",
+        description="Locate every photo of each folder made by seqcam render and print, per folder and in all, "
+        "the boards located (within half a cell), the wrong grids accepted and the photos without a board "
+        "'found'. Judge a locating change on three or more folders: one set's few boards either way are noise.",
+    )
+    bench_locate.add_argument("folders", nargs="+", metavar="DIR", help="folders made by seqcam render")
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
     _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=700)
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
@@ -224,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         seed = BENCH_SEED if args.seed is None else args.seed
         return run_bench(args.n, args.no_board, seed, args.workers, args.keep, args.csv, args.true_grid,
                          args.calibrated)
+    if args.command == "bench-locate":
+        from seqcam.bench_locate import run_bench_locate
+
+        return run_bench_locate(args.folders)
     if args.command == "train-cells":
         from seqcam.train_cells import TRAIN_SEED, default_out, run_train
 

@@ -1,0 +1,94 @@
+"""`seqcam bench-locate DIR [DIR ...]`: locating alone, on folders of rendered photos.
+
+The locator is chaotic: a change that moves a few pixels of the small copy flips about one
+board in twelve either way, so a single set's +5 is noise. Judge a locating change on three
+or more dev sets (never the bench's seed), and count the wrong fits it accepts as well as the
+boards it finds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from seqcam.train_locator import corner_error_cells
+from vision.config import VisionConfig
+from vision.errors import BoardCutOff
+from vision.image_io import read_image_file
+from vision.locate import locate_grid
+
+RIGHT_FIT_CELLS = 0.5  # a located grid whose corners all lie within half a cell of the truth
+
+
+@dataclass
+class LocateTally:
+    boards: int = 0  # photos whose whole board is in view
+    located: int = 0
+    wrong: int = 0  # a grid accepted, but half a cell or more off
+    no_board: int = 0  # photos without a board
+    false_found: int = 0
+    milliseconds: list[float] | None = None
+
+    def row(self, name: str) -> str:
+        share = self.located / self.boards if self.boards else 0.0
+        median = float(np.median(self.milliseconds)) if self.milliseconds else 0.0
+        return (f"{name:<24} {self.boards:>6} {self.located:>7} {share:>7.1%} {self.wrong:>5} "
+                f"{self.false_found:>3}/{self.no_board:<3} {median:>9.0f}")
+
+
+def tally_folder(directory: Path, config: VisionConfig) -> LocateTally:
+    """Locates every photo of a rendered folder (``seqcam render``) and counts the outcomes."""
+    tally = LocateTally(milliseconds=[])
+    paths = sorted(directory.glob("photo_*.jpg")) + sorted(directory.glob("noboard_*.jpg"))
+    for path in tqdm(paths, unit="photo", desc=directory.name):
+        label = json.loads(path.with_suffix(".json").read_text())
+        if label["has_board"] and not label["board_fully_visible"]:
+            continue
+        decoded = read_image_file(path, config)
+        start = time.perf_counter()
+        try:
+            fit = locate_grid(decoded.image_bgr, config)
+        except BoardCutOff:
+            fit = None
+        tally.milliseconds.append((time.perf_counter() - start) * 1000.0)
+        if not label["has_board"]:
+            tally.no_board += 1
+            tally.false_found += fit is not None
+            continue
+        tally.boards += 1
+        if fit is not None:
+            truth = np.array(label["corners_px"], np.float32) / decoded.scale
+            right = corner_error_cells(fit.lattice_xy, truth) < RIGHT_FIT_CELLS
+            tally.located += right
+            tally.wrong += not right
+    return tally
+
+
+def run_bench_locate(folders: list[str]) -> int:
+    cv2.setNumThreads(1)
+    config = VisionConfig()
+    missing = [folder for folder in folders if not Path(folder).is_dir()]
+    if missing:
+        print(f"No such folder: {', '.join(missing)}. Make one with: seqcam render DIR --n 300 --no-board 30 --seed S")
+        return 2
+    tallies = {folder: tally_folder(Path(folder), config) for folder in folders}
+    total = LocateTally(milliseconds=[])
+    for tally in tallies.values():
+        total.boards += tally.boards
+        total.located += tally.located
+        total.wrong += tally.wrong
+        total.no_board += tally.no_board
+        total.false_found += tally.false_found
+        total.milliseconds += tally.milliseconds or []
+    print(f"\n{'folder':<24} {'boards':>6} {'located':>7} {'share':>7} {'wrong':>5} {'false':>7} {'median ms':>9}")
+    for folder, tally in tallies.items():
+        print(tally.row(Path(folder).name))
+    if len(tallies) > 1:
+        print(total.row("all"))
+    return 0
