@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -33,7 +33,15 @@ class LocateTally:
     wrong: int = 0  # a grid accepted, but half a cell or more off
     no_board: int = 0  # photos without a board
     false_found: int = 0
-    milliseconds: list[float] | None = None
+    milliseconds: list[float] = field(default_factory=list)
+
+    def add(self, other: LocateTally) -> None:
+        self.boards += other.boards
+        self.located += other.located
+        self.wrong += other.wrong
+        self.no_board += other.no_board
+        self.false_found += other.false_found
+        self.milliseconds += other.milliseconds
 
     def row(self, name: str) -> str:
         share = self.located / self.boards if self.boards else 0.0
@@ -44,7 +52,7 @@ class LocateTally:
 
 def tally_folder(directory: Path, config: VisionConfig) -> LocateTally:
     """Locates every photo of a rendered folder (``seqcam render``) and counts the outcomes."""
-    tally = LocateTally(milliseconds=[])
+    tally = LocateTally()
     paths = sorted(directory.glob("photo_*.jpg")) + sorted(directory.glob("noboard_*.jpg"))
     for path in tqdm(paths, unit="photo", desc=directory.name):
         label = json.loads(path.with_suffix(".json").read_text())
@@ -78,14 +86,9 @@ def run_bench_locate(folders: list[str]) -> int:
         print(f"No such folder: {', '.join(missing)}. Make one with: seqcam render DIR --n 300 --no-board 30 --seed S")
         return 2
     tallies = {folder: tally_folder(Path(folder), config) for folder in folders}
-    total = LocateTally(milliseconds=[])
+    total = LocateTally()
     for tally in tallies.values():
-        total.boards += tally.boards
-        total.located += tally.located
-        total.wrong += tally.wrong
-        total.no_board += tally.no_board
-        total.false_found += tally.false_found
-        total.milliseconds += tally.milliseconds or []
+        total.add(tally)
     print(f"\n{'folder':<24} {'boards':>6} {'located':>7} {'share':>7} {'wrong':>5} {'false':>7} {'median ms':>9}")
     for folder, tally in tallies.items():
         print(tally.row(Path(folder).name))

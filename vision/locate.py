@@ -185,8 +185,9 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     to_small = 2.0**level  # proposal pixel -> small pixel, about (pyrDown halves)
     quads = propose_quads(small_pyramid.levels[level], small, levels=config.paper_levels,
                           max_chroma=config.paper_max_chroma, top_share=config.white_top_share,
-                          reaches=config.close_shares, texture_box_share=config.texture_box_share, min_area_share=config.min_proposal_share,
-                          min_fill=config.min_blob_fill, max_count=config.max_proposals)
+                          reaches=config.close_shares, texture_box_share=config.texture_box_share,
+                          min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill,
+                          max_count=config.max_proposals)
     quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]
     gray_pyramid = Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
     looks = [periodicity(small_pyramid, grid_homography(quad), config.align_cell_px, config.align_pad_cells,

@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.board import Board
 from seqcam.follow import Follower
 from seqcam.samples import default_video
 from vision.render.hands import draw_hand, sample_hand
-from referee.board import Board
 from vision.track import BOARD_CHANGED, BOARD_FOUND, Tracker
 
 GAME_EVENTS = ("placed", "removed", "sequence", "winner", "violation")

@@ -3,8 +3,8 @@ small: in votes, or as a share of the cards that voted; and it refuses a grid it
 
 import pytest
 
-from seqcam.samples import default_sample
 from referee.board import Board
+from seqcam.samples import default_sample
 from vision.errors import BoardUnreadable, VisionWarningKind
 from vision.orient import Orientation
 from vision.pipeline import analyze_file
