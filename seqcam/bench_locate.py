@@ -46,8 +46,9 @@ class LocateTally:
     def row(self, name: str) -> str:
         share = self.located / self.boards if self.boards else 0.0
         median = float(np.median(self.milliseconds)) if self.milliseconds else 0.0
+        mean = float(np.mean(self.milliseconds)) if self.milliseconds else 0.0
         return (f"{name:<24} {self.boards:>6} {self.located:>7} {share:>7.1%} {self.wrong:>5} "
-                f"{self.false_found:>3}/{self.no_board:<3} {median:>9.0f}")
+                f"{self.false_found:>3}/{self.no_board:<3} {median:>9.0f} {mean:>7.0f}")
 
 
 def tally_folder(directory: Path, config: VisionConfig) -> LocateTally:
@@ -89,7 +90,8 @@ def run_bench_locate(folders: list[str]) -> int:
     total = LocateTally()
     for tally in tallies.values():
         total.add(tally)
-    print(f"\n{'folder':<24} {'boards':>6} {'located':>7} {'share':>7} {'wrong':>5} {'false':>7} {'median ms':>9}")
+    print(f"\n{'folder':<24} {'boards':>6} {'located':>7} {'share':>7} {'wrong':>5} {'false':>7} "
+          f"{'median ms':>9} {'mean ms':>7}")
     for folder, tally in tallies.items():
         print(tally.row(Path(folder).name))
     if len(tallies) > 1:
