@@ -21,6 +21,21 @@ def test_finds_the_printed_top_of_a_turned_board(turns):
     assert orientation.margin > 10
 
 
+def test_suit_colour_is_read_inside_the_card_not_on_the_dark_lines_between_cards():
+    lab = np.zeros((10 * CELL, 10 * CELL, 3), np.float32)
+    lab[..., 0] = 92.0
+    not_paper = np.zeros(lab.shape[:2], np.float32)
+    edge = np.ones((CELL, CELL), bool)
+    edge[2:-2, 2:-2] = False  # the black gap round every card: much ink, not red
+    not_paper[np.tile(edge, (10, 10))] = 1
+    middle = slice(CELL // 2 - 1, CELL // 2 + 1)
+    not_paper[middle, middle] = 1  # cell (0, 0): one small, red pip
+    lab[middle, middle, 1] = 40.0
+    not_paper[CELL + CELL // 2 - 1 : CELL + CELL // 2 + 1, middle] = 1  # cell (1, 0): a black pip
+    redness = ink_redness(lab, not_paper, CELL)
+    assert redness[0, 0] == pytest.approx(40.0) and redness[1, 0] == pytest.approx(0.0)
+
+
 def test_a_colour_cast_moves_every_card_alike():
     redness = PRINTED_RED * 5 + 40  # every card looks red under a warm light, red ones more so
     assert find_orientation(redness, np.ones((10, 10), bool)).quarter_turns == 0
