@@ -259,3 +259,10 @@ def test_a_layer_shifted_past_its_window_is_empty() -> None:
     assert not _shifted(layer, 7, 0).any()
     assert not _shifted(layer, 0, -5).any()
     assert _shifted(layer, 2, 1)[1:, 2:].all()
+
+
+def test_a_hand_reaching_for_a_cell_far_outside_a_grazing_view_is_left_out() -> None:
+    # seed 777, photo 933: the cell a hand reached for projected millions of pixels away and
+    # drawing its fingers failed
+    photo = render_one(777, 933)
+    assert photo.label["has_board"] and photo.jpeg

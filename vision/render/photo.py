@@ -347,6 +347,8 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
             target = (float(rng.uniform(-0.45, 0.45) * 2 * half[0]), float(rng.uniform(-0.45, 0.45) * 2 * half[1]))
             hp = sample_hand(rng, target)
             tip = world_to_image(work, np.array([target]), surface)[0]
+            if np.abs(tip - np.array([work.width, work.height]) / 2).max() > max(work.width, work.height):
+                continue  # the cell it reaches for is far outside the photo (a grazing view): no hand
             s = _local_scale(work, target, surface)
             mask = draw_hand(image, hp, tip, s, rng)
             light_img = world_to_image(work, np.array([target, (target[0] + light_xyz[0] * 20,
