@@ -114,3 +114,8 @@ class VisionConfig:
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour
     min_orientation_margin: float = 6.0  # fewer votes' lead than this: the side is not certain
     min_orientation_share: float = 0.25  # nor a lead under this share of the cards that voted
+    # a cell read empty whose disc shows a colour its printed card cannot carry is '?'
+    # (orient.foreign_to_card): a translucent or dull chip taken for art
+    foreign_min_cover: float = 0.7
+    foreign_min_chroma: float = 25.0
+    foreign_red_reach_deg: float = 40.0

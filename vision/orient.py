@@ -36,6 +36,9 @@ PICTURE_MIN_B = 12.0  # |b*| of blue or yellow picture ink (suit ink is red, a* 
 INK_EDGE_BAND = 0.1
 
 
+RED_INK_HUE_DEG = 25.0  # Lab hue angle of red suit ink (and of red chips: a red disc on a red card may be either)
+
+
 @dataclass(frozen=True, slots=True)
 class Orientation:
     quarter_turns: int  # clockwise quarter turns that bring the rectified board to the printed top
@@ -98,3 +101,18 @@ def find_orientation(redness: np.ndarray, voting: np.ndarray, pictures: np.ndarr
         return Orientation(0, 0.0, 0)
     order = np.argsort(scores)[::-1]
     return Orientation(int(order[0]), float(scores[order[0]] - scores[order[1]]), int((red_voting | picture_voting).sum()))
+
+
+def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover: float, min_chroma: float,
+                    red_reach_deg: float) -> np.ndarray:
+    """(10, 10) True where a cell's disc (``colour_lab``, ``colour_cover``, in the printed
+    orientation) holds a clear colour that its printed card cannot carry. A number card is
+    printed in red or black ink only, whatever the edition: a blue or green disc on it, or
+    any clear colour on a spade or a club, is a chip, not art. Queens and kings (pictures of
+    every colour) and the corners are never flagged."""
+    a, b = colour_lab[..., 1], colour_lab[..., 2]
+    clear = (colour_cover >= min_cover) & (np.hypot(a, b) >= min_chroma)
+    hue = np.degrees(np.arctan2(b, a)) % 360
+    red_like = np.abs((hue - RED_INK_HUE_DEG + 180) % 360 - 180) <= red_reach_deg
+    may_be_red_ink = (PRINTED_RED > 0) & red_like
+    return _CARD & ~_FACE & clear & ~may_be_red_ink

@@ -25,7 +25,7 @@ from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
 from vision.locate_reference import locate_by_reference
-from vision.orient import Orientation, find_orientation, ink_redness, picture_ink
+from vision.orient import Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, outer_corners, rotate_lattice, warp_board
@@ -96,6 +96,16 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
     pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
     return find_orientation(redness, voting, pictures)
+
+
+def unknown_where_foreign(printed: Board, features: CellFeatures, turns: int, config: VisionConfig) -> Board:
+    """``printed`` (the reading, printed top up) with '?' on the cells read empty whose disc
+    shows a colour that their printed card cannot carry."""
+    foreign = foreign_to_card(np.rot90(features.colour_lab, -turns), np.rot90(features.colour_cover, -turns),
+                              config.foreign_min_cover, config.foreign_min_chroma, config.foreign_red_reach_deg)
+    cells = [UNKNOWN if symbol == EMPTY and flagged else symbol
+             for symbol, flagged in zip(printed.cells, foreign.reshape(-1))]
+    return Board("".join(cells))
 
 
 def unknown_share(board: Board) -> float:
@@ -203,6 +213,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
                                       "The calibration does not match this photo (another board, or the board was "
                                       "not found exactly): read without it. Calibrate again if the board or the "
                                       "camera changed."))
+    sure_of_top = True
     if matched is not None:
         turns = matched.quarter_turns
     elif fit.oriented:
@@ -210,14 +221,18 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     else:
         orientation = orientation_of(prepared, reading, features, config)
         turns = orientation.quarter_turns
-        if (orientation.margin < config.min_orientation_margin
-                or orientation.margin < config.min_orientation_share * orientation.votes):
+        sure_of_top = (orientation.margin >= config.min_orientation_margin
+                       and orientation.margin >= config.min_orientation_share * orientation.votes)
+        if not sure_of_top:
             warnings.append(VisionWarning(
                 VisionWarningKind.ORIENTATION_UNCERTAIN,
                 "Cannot tell which side of the board is the top: too few printed cards are visible. "
                 "Sequences and the winner are right; cell positions may be turned.",
             ))
     timer.lap("orient")
+    printed = turned(reading, turns)
+    if sure_of_top:  # which card lies under each cell is known
+        printed = unknown_where_foreign(printed, features, turns, config)
 
     lattice_xy = rotate_lattice(fit.lattice_xy, turns)
     if lens is not None:
@@ -225,7 +240,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     corners = outer_corners(lattice_xy)
     top_edge = corners[1] - corners[0]
     return Analysis(
-        board=turned(reading, turns),
+        board=printed,
         corners_xy=corners,
         lattice_xy=lattice_xy,
         orientation_deg=int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360,

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.orient import PRINTED_FACE, PRINTED_RED, find_orientation, ink_redness, picture_ink
+from vision.orient import PRINTED_FACE, PRINTED_RED, find_orientation, foreign_to_card, ink_redness, picture_ink
 from vision.read_cells import prepare
 from vision.config import VisionConfig
 from tests.vision.synthetic import CELL, drawn_board
@@ -68,3 +68,24 @@ def test_picture_ink_counts_blue_and_yellow_ink_not_red_or_black():
     covered[CELL : 2 * CELL, :CELL] = True  # cell (1, 0): under a chip
     shares = picture_ink(lab, not_paper, CELL, covered)
     assert shares[0, 0] == pytest.approx(1.0) and shares[0, 1] == 0.0 and np.isnan(shares[1, 0])
+
+
+def test_a_colour_no_number_card_is_printed_in_is_foreign_to_it():
+    def disc(hue_deg: float, chroma: float = 40.0) -> np.ndarray:
+        return np.array([50.0, chroma * np.cos(np.radians(hue_deg)), chroma * np.sin(np.radians(hue_deg))])
+
+    colour = np.zeros((10, 10, 3))
+    cover = np.zeros((10, 10))
+    # referee.cells.LAYOUT: 1 the two of spades, 2 the three, 22 and 23 the two and three of
+    # diamonds, 16 the king of hearts
+    for index, hue in ((1, 285.0), (22, 285.0), (23, 25.0), (2, 25.0), (16, 285.0)):
+        colour[divmod(index, 10)] = disc(hue)
+        cover[divmod(index, 10)] = 0.9
+    colour[divmod(5, 10)] = disc(285.0, chroma=10.0)  # pale: black ink under a colour cast
+    cover[divmod(5, 10)] = 0.9
+    foreign = foreign_to_card(colour, cover, min_cover=0.7, min_chroma=25.0, red_reach_deg=40.0).reshape(-1)
+    assert foreign[1] and foreign[22]  # blue on the two of spades, blue on the two of diamonds
+    assert foreign[2]  # red on the three of spades
+    assert not foreign[23]  # red on the three of diamonds: red ink or a red chip
+    assert not foreign[16]  # blue on the king of hearts: a picture may be blue
+    assert not foreign[5] and not foreign[0]  # too pale; a corner
