@@ -107,7 +107,10 @@ class VisionConfig:
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
     min_rescue_probability: float = 0.2  # fits turned down by the verdict but above this are checked against it
     max_rescued: int = 3  # at most this many such fits are checked
-    min_turn_contrast: float = 2.0  # the next best turn must look this many times more changed (plus the limit)
+    min_turn_contrast: float = 2.0  # the next best turn must look this many times more changed...
+    # ...plus this: on mostly blank cards every turn looks alike but the right one (0.004
+    # against 0.103 on a corner-index board, which adding the whole limit of 0.1 turned down)
+    min_turn_gap: float = 0.05
     min_cells_to_match: int = 10  # fewer empty cards than this: the calibration cannot be checked, not used
 
     # orientation
