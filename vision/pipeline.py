@@ -20,7 +20,7 @@ import numpy as np
 from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
+from vision.errors import BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
@@ -182,48 +182,6 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class GridReading:
-    """A located grid warped, measured and read (with a calibration, checked against it)."""
-
-    fit: GridFit
-    board_bgr: np.ndarray
-    prepared: PreparedBoard
-    features: CellFeatures
-    reading: Board  # as rectified
-    matched: ProfileMatch | None  # None without a calibration, or when it does not lie on this grid
-
-
-def read_grid(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profile: Profile | None,
-              config: VisionConfig, timer: _Timer) -> GridReading:
-    board_bgr = rectified_board(image_bgr, fit.lattice_xy, config.cell_px)
-    timer.lap("warp")
-    prepared = prepare(board_bgr, config)
-    features = measure_cells(prepared, config)
-    reading = classify(features, teams, config)
-    matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
-    if matched is not None:
-        reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
-    return GridReading(fit, board_bgr, prepared, features, reading, matched)
-
-
-def reread_by_reference(image_bgr: np.ndarray, grid: GridReading, teams: tuple[str, ...], profile: Profile,
-                        config: VisionConfig, timer: _Timer) -> GridReading:
-    """``grid``, on which the calibrated empty board does not lie, or the grid that the
-    board's own artwork finds when the calibration lies on that one: the first grid may be
-    off by half a cell or more (sheared on art without a coloured border), which a reading
-    without the calibration would turn into wrong chips."""
-    try:
-        found = locate_by_reference(image_bgr, profile, config)
-    except BoardCutOff:
-        found = None
-    timer.lap("relocate")
-    if found is None:
-        return grid
-    again = read_grid(image_bgr, found, teams, profile, config, timer)
-    return again if again.matched is not None else grid
-
-
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
                   locate: Locator | None = None, profile: Profile | None = None) -> Analysis:
     """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
@@ -244,11 +202,14 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         raise BoardNotFound(NO_BOARD)
     timer.lap("locate")
     teams = teams_for(team_count)
-    grid = read_grid(image_bgr, fit, teams, profile, config, timer)
-    if profile is not None and grid.matched is None and not fit.oriented:
-        grid = reread_by_reference(image_bgr, grid, teams, profile, config, timer)
-    fit, board_bgr, prepared, features, reading, matched = (grid.fit, grid.board_bgr, grid.prepared, grid.features,
-                                                            grid.reading, grid.matched)
+    board_bgr = rectified_board(image_bgr, fit.lattice_xy, config.cell_px)
+    timer.lap("warp")
+    prepared = prepare(board_bgr, config)
+    features = measure_cells(prepared, config)
+    reading = classify(features, teams, config)
+    matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
+    if matched is not None:
+        reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
     if unknown_share(reading) > config.max_unknown_share:
         raise BoardUnreadable(UNREADABLE)  # a grid of something else reads as ?, nearly all of it
     timer.lap("read")

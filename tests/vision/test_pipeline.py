@@ -1,16 +1,13 @@
 """The pipeline warns that the board may be turned when the card art's lead for one side is
 small: in votes, or as a share of the cards that voted; it refuses a grid it cannot read; and
-with a calibration it trusts the calibrated board over a grid the board does not lie on."""
+a calibration fits one quarter turn only when the others are clearly worse."""
 
-import numpy as np
 import pytest
 
 from referee.board import Board
 from seqcam.samples import default_sample
-from vision import pipeline
 from vision.config import VisionConfig
 from vision.errors import BoardUnreadable, VisionWarningKind
-from vision.locate import GridFit
 from vision.orient import Orientation
 from vision.pipeline import analyze_file, turn_is_clear
 
@@ -42,24 +39,3 @@ def test_the_calibrated_board_fits_one_turn_when_the_others_are_clearly_worse():
     assert turn_is_clear(0.004, 0.103, config)  # corner-index art: blank cards look alike at every turn
     assert not turn_is_clear(0.04, 0.09, config)  # two turns about as good
     assert not turn_is_clear(0.15, 0.6, config)  # the board does not lie on this grid at all
-
-
-def test_a_grid_the_calibration_does_not_fit_is_replaced_by_the_one_the_artwork_finds(monkeypatch):
-    def reading(name: str, matched: bool) -> pipeline.GridReading:
-        fit = GridFit(corners_xy=np.zeros((4, 2), np.float32), lattice_xy=np.zeros((11, 11, 2), np.float32),
-                      score=1.0, oriented=name == "artwork")
-        match = pipeline.ProfileMatch(0, np.zeros((10, 10))) if matched else None
-        empty = Board.from_rows(["#........#"] + ["." * 10] * 8 + ["#........#"])
-        return pipeline.GridReading(fit, None, None, None, empty, match)
-
-    first = reading("located", matched=False)
-    timer = pipeline._Timer()
-    for artwork_finds, calibration_fits, expected in ((True, True, "artwork"), (True, False, "located"),
-                                                      (False, False, "located")):
-        found = reading("artwork", calibration_fits).fit if artwork_finds else None
-        monkeypatch.setattr(pipeline, "locate_by_reference", lambda image, profile, config: found)
-        monkeypatch.setattr(pipeline, "read_grid",
-                            lambda image, fit, teams, profile, config, timer: reading("artwork", calibration_fits))
-        kept = pipeline.reread_by_reference(np.zeros((8, 8, 3), np.uint8), first, ("B", "G"), None, VisionConfig(),
-                                            timer)
-        assert ("artwork" if kept.fit.oriented else "located") == expected
