@@ -24,12 +24,14 @@ from vision.image_io import read_image_file
 from vision.locate import locate_grid
 
 RIGHT_FIT_CELLS = 0.5  # a located grid whose corners all lie within half a cell of the truth
+PRECISE_FIT_CELLS = 0.25  # ... within a quarter of a cell: every cell is read on its own card
 
 
 @dataclass
 class LocateTally:
     boards: int = 0  # photos whose whole board is in view
     located: int = 0
+    precise: int = 0  # of the located, within PRECISE_FIT_CELLS
     wrong: int = 0  # a grid accepted, but half a cell or more off
     no_board: int = 0  # photos without a board
     false_found: int = 0
@@ -38,6 +40,7 @@ class LocateTally:
     def add(self, other: LocateTally) -> None:
         self.boards += other.boards
         self.located += other.located
+        self.precise += other.precise
         self.wrong += other.wrong
         self.no_board += other.no_board
         self.false_found += other.false_found
@@ -47,7 +50,7 @@ class LocateTally:
         share = self.located / self.boards if self.boards else 0.0
         median = float(np.median(self.milliseconds)) if self.milliseconds else 0.0
         mean = float(np.mean(self.milliseconds)) if self.milliseconds else 0.0
-        return (f"{name:<24} {self.boards:>6} {self.located:>7} {share:>7.1%} {self.wrong:>5} "
+        return (f"{name:<24} {self.boards:>6} {self.located:>7} {share:>7.1%} {self.precise:>7} {self.wrong:>5} "
                 f"{self.false_found:>3}/{self.no_board:<3} {median:>9.0f} {mean:>7.0f}")
 
 
@@ -73,8 +76,10 @@ def tally_folder(directory: Path, config: VisionConfig) -> LocateTally:
         tally.boards += 1
         if fit is not None:
             truth = np.array(label["corners_px"], np.float32) / decoded.scale
-            right = corner_error_cells(fit.lattice_xy, truth) < RIGHT_FIT_CELLS
+            error = corner_error_cells(fit.lattice_xy, truth)
+            right = error < RIGHT_FIT_CELLS
             tally.located += right
+            tally.precise += error < PRECISE_FIT_CELLS
             tally.wrong += not right
     return tally
 
@@ -90,7 +95,7 @@ def run_bench_locate(folders: list[str]) -> int:
     total = LocateTally()
     for tally in tallies.values():
         total.add(tally)
-    print(f"\n{'folder':<24} {'boards':>6} {'located':>7} {'share':>7} {'wrong':>5} {'false':>7} "
+    print(f"\n{'folder':<24} {'boards':>6} {'located':>7} {'share':>7} {'precise':>7} {'wrong':>5} {'false':>7} "
           f"{'median ms':>9} {'mean ms':>7}")
     for folder, tally in tallies.items():
         print(tally.row(Path(folder).name))

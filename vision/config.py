@@ -52,6 +52,12 @@ class VisionConfig:
     refine_reaches: tuple[float, ...] = (0.2, 0.1, 0.07)  # how far from the fit a line is looked for, cells
     outline_reach: float = 0.2
     extent_reach: int = 1  # whole cells the extent check may move the grid without a coloured border
+    # without a coloured border, the fit is also started from the card centres (point symmetry)
+    centre_cell_px: int = 16
+    centre_half_window: float = 0.44  # cells each side of a centre compared with their opposites
+    centre_reach: float = 0.45  # cells from the fit where a centre is looked for
+    centre_keep_share: float = 0.5  # the cells with the most symmetric content are used
+    centre_steps: int = 2
     min_line_strength: float = 2.0  # a line piece shows this many times the band's median evidence
     line_segments: int = 6  # pieces per band for the median along a line
     # locating: is it a Sequence board? (a learned model, vision/locate_verdict.py)

@@ -8,7 +8,9 @@ Stages (each in its own module):
    slant and perspective from the autocorrelation of the gradient, then the 10 x 10 cells
    placed where the paper ends at a coloured border (or where the art ends, for a white
    border), then every grid line measured in short pieces at full resolution and fitted
-   (a homography, and one per quarter of the grid for the fold and the lens);
+   (a homography, and one per quarter of the grid for the fold and the lens); without a
+   coloured border the fit is also made from the card centres (cards are printed the same
+   way up from either end: point symmetry), and the verdict keeps the likelier;
 3. the verdict: a small logistic model over the fit's evidence (the cells repeat one cell
    on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
    keeps the best fit only when it is clearly a printed grid of cards; a grid that runs off
@@ -32,8 +34,8 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, PlaceSettings, Pyramid, Refinement, align,
-                                   apply_homography, evidence, extent_shift, grid_homography, periodicity, place,
-                                   refine)
+                                   apply_homography, centre_step, evidence, extent_shift, grid_homography,
+                                   periodicity, place, refine)
 from vision.locate_propose import propose_quads
 from vision.locate_verdict import default_verdict, verdict_features
 from vision.warp import outer_corners
@@ -128,12 +130,36 @@ def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, confi
     return fit
 
 
+def fine_fits(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, config: VisionConfig) -> list[Refinement]:
+    """``fine_fit`` and, where no coloured border showed the outline (the fit may be a part of
+    a cell off), the same started from the card centres (``centre_step``)."""
+    fits = [fine_fit(homography, outline, gray_pyramid, config)]
+    if not outline:
+        centred = homography
+        for _ in range(config.centre_steps):
+            centred = centre_step(gray_pyramid, centred, config.centre_cell_px, config.centre_half_window,
+                                  config.centre_reach, config.centre_keep_share)
+            if centred is None:
+                break
+        if centred is not None:
+            # the centres are more precise than art lined up like a line: the lines are
+            # followed only a little way from them
+            fits.append(refine(gray_pyramid, centred, config.refine_cell_px, config.refine_pad_cells,
+                               config.refine_reaches[-1:], config.min_line_strength, config.line_segments, False,
+                               config.outline_reach))
+    return fits
+
+
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,
-                 judge: bool = True) -> Candidate:
-    """Follows a coarse fit (``coarse_fit``) at full resolution and, with ``judge``, gives it
-    the verdict's probability; the lattice comes back in full-image pixels."""
+                 judge: bool = True) -> list[Candidate]:
+    """Follows a coarse fit (``coarse_fit``) at full resolution (``fine_fits``) and, with
+    ``judge``, gives each fit the verdict's probability; lattices come back in full-image pixels."""
     h_small, outline = coarse
-    fit = fine_fit(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
+    fits = fine_fits(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
+    return [judged_fit(fit, gray_pyramid, config, judge) for fit in fits]
+
+
+def judged_fit(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig, judge: bool) -> Candidate:
     lattice = fit.lattice_xy
     corners = outer_corners(lattice)
     seen = evidence(gray_pyramid, grid_homography(corners), config.evidence_cell_px, config.busy_quantile)
@@ -204,12 +230,13 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
     strayed = []
     for quad in quads[: config.max_fitted]:
         coarse = coarse_fit(quad, small_pyramid, config)
-        yield fit_proposal(coarse, scale, gray_pyramid, config, judge)
+        yield from fit_proposal(coarse, scale, gray_pyramid, config, judge)
         if strays(coarse[0], quad, config):
             strayed.append(quad)
     # the largest first: the whole board rather than a part of it
     for quad in sorted(strayed, key=lambda q: -abs(cv2.contourArea(q)))[: config.max_unaligned]:
-        yield fit_proposal(coarse_fit(quad, small_pyramid, config, aligned=False), scale, gray_pyramid, config, judge)
+        yield from fit_proposal(coarse_fit(quad, small_pyramid, config, aligned=False), scale, gray_pyramid, config,
+                                judge)
 
 
 def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:

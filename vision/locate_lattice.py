@@ -21,6 +21,9 @@ an image pyramid whose cells are at most twice that size (no aliasing).
    cell on, the repetition stops at the outline, the cells hold ink or chips.
 5. ``extent_shift``: where no coloured border showed the outline, whether the grid should
    move by a whole cell (neighbouring columns of cards are alike, a border is not).
+6. ``centre_step``: where no coloured border showed the outline, the cells moved onto the
+   card centres, found by point symmetry (art lined up in rows can pass for a line; a
+   card's centre cannot be faked that way).
 
 Points are (x, y) arrays; images are float32 unless said otherwise.
 """
@@ -830,3 +833,56 @@ def extent_shift(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, re
                 best = (d, score)
         result.append(best)
     return result[0][0], result[1][0], min(result[0][1], result[1][1])
+
+
+# --- 6. card centres (where no coloured border shows the outline) ------------------------------
+
+
+def point_symmetry(gray: np.ndarray, cell_px: int, half_window: float) -> np.ndarray:
+    """How much of the picture is point-symmetric about each pixel, over a square of
+    ``half_window`` cells each side: playing cards are printed the same way up from either
+    end, and chips are round, so the symmetry peaks at the centre of every card whatever
+    the artwork. Not normalised per window: a lone glyph that happens to be symmetric counts
+    little against a whole card."""
+    detail = gray - cv2.blur(gray, (cell_px | 1, cell_px | 1))
+    detail = detail / (float(detail.std()) + 1e-6)
+    r = int(round(half_window * cell_px))
+    padded = cv2.copyMakeBorder(detail, r, r, r, r, cv2.BORDER_CONSTANT, value=0.0)
+    height, width = detail.shape
+    pairs = np.zeros_like(detail)
+    count = 0
+    for dy in range(0, r + 1):
+        for dx in range(-r, r + 1):
+            if dy == 0 and dx <= 0:
+                continue  # each pair of points once
+            pairs += padded[r + dy : r + dy + height, r + dx : r + dx + width] * \
+                padded[r - dy : r - dy + height, r - dx : r - dx + width]
+            count += 1
+    return pairs / count  # 1 where the window is as symmetric as the picture is detailed
+
+
+def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, half_window: float, reach: float,
+                keep_share: float) -> np.ndarray | None:
+    """The fit moved onto the card centres: each cell's centre is the most point-symmetric
+    place within ``reach`` cells of where the fit puts it; the ``keep_share`` of cells with
+    the most symmetric content (cards with art, chips) give a robust homography. None when
+    too few cells show a centre."""
+    s = cell_px
+    pad = reach + half_window
+    rect = to_gray(gray_pyramid.rectify(homography, s, pad))
+    symmetry = point_symmetry(rect, s, half_window)
+    r = int(round(reach * s))
+    true_pts, seen_pts, strength = [], [], []
+    for row in range(GRID):
+        for col in range(GRID):
+            x0 = int(round((pad + col + 0.5) * s))
+            y0 = int(round((pad + row + 0.5) * s))
+            window = symmetry[y0 - r : y0 + r + 1, x0 - r : x0 + r + 1]
+            k = np.unravel_index(int(np.argmax(window)), window.shape)
+            true_pts.append((col + 0.5, row + 0.5))
+            seen_pts.append(((x0 - r + k[1]) / s - pad, (y0 - r + k[0]) / s - pad))
+            strength.append(float(window[k]))
+    strength_arr = np.array(strength)
+    keep = strength_arr >= np.quantile(strength_arr, 1.0 - keep_share)
+    g = fit_step(np.array(true_pts)[keep], np.array(seen_pts)[keep])
+    return None if g is None else homography @ g

@@ -22,7 +22,7 @@ def _as_rendered(folder: Path, count: int) -> Path:
 
 def test_every_bundled_sample_is_located_and_nothing_wrong(tmp_path: Path) -> None:
     tally = tally_folder(_as_rendered(tmp_path / "samples", 3), VisionConfig())
-    assert (tally.boards, tally.located, tally.wrong, tally.no_board) == (3, 3, 0, 0)
+    assert (tally.boards, tally.located, tally.precise, tally.wrong, tally.no_board) == (3, 3, 3, 0, 0)
 
 
 def test_the_table_has_a_row_per_folder_and_one_for_all(tmp_path: Path, capsys) -> None:

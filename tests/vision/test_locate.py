@@ -13,6 +13,7 @@ import pytest
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.locate import GridFit, cut_off_message, fitted_candidates, locate_grid
+from vision.locate_lattice import GRID_CORNERS, Pyramid, apply_homography, centre_step, grid_homography
 from vision.locate_propose import outline_quads
 from vision.render import RenderConfig, render
 
@@ -162,3 +163,32 @@ def test_fits_can_be_made_without_the_verdict_to_train_it(monkeypatch):
     assert any(c.eligible for c in candidates) and all(c.score == 0.0 for c in candidates)
     with pytest.raises(ValueError):
         list(fitted_candidates(rendered.image_bgr(), CONFIG))
+
+
+def symmetric_cards(rng: np.random.Generator, cell: int = 40) -> np.ndarray:
+    """A white-bordered board with no visible cell borders: each card carries marks printed
+    the same way up from either end (as playing cards are), at random places."""
+    board = np.full((10 * cell, 10 * cell, 3), 238, np.uint8)
+    for r in range(10):
+        for c in range(10):
+            centre = np.array([c * cell + cell / 2 - 0.5, r * cell + cell / 2 - 0.5])
+            for _ in range(3):
+                offset = rng.uniform(-0.32, 0.32, 2) * cell
+                ink = (30, 30, 30) if rng.random() < 0.5 else (40, 40, 190)
+                for point in (centre + offset, centre - offset):
+                    cv2.circle(board, tuple(int(round(v)) for v in point), int(rng.integers(2, 5)), ink, -1)
+    return cv2.copyMakeBorder(board, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=(238, 238, 238))
+
+
+def test_the_centre_step_puts_a_fit_a_third_of_a_cell_off_onto_the_card_centres():
+    board = symmetric_cards(np.random.default_rng(5))
+    photo, true_corners = photo_of(board, np.float32([[200, 80], [700, 110], [760, 590], [150, 560]]), (960, 680))
+    pyramid = Pyramid(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+    truth = grid_homography(true_corners)
+    off = truth @ np.array([[1.03, 0, 0.3], [0, 0.98, -0.25], [0, 0, 1]])  # shifted and scaled, in cells
+    assert corner_error_cells(apply_homography(off, GRID_CORNERS), true_corners) > 0.3
+    fit = off
+    for _ in range(2):
+        fit = centre_step(pyramid, fit, CONFIG.centre_cell_px, CONFIG.centre_half_window, CONFIG.centre_reach,
+                          CONFIG.centre_keep_share)
+    assert corner_error_cells(apply_homography(fit, GRID_CORNERS), true_corners) < 0.08
