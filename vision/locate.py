@@ -10,7 +10,7 @@ Stages (each in its own module):
    border), then every grid line measured in short pieces at full resolution and fitted
    (a homography, and one per quarter of the grid for the fold and the lens); without a
    coloured border the fit is also made from the card centres (cards are printed the same
-   way up from either end: point symmetry), and the verdict keeps the likelier;
+   way up from either end: point symmetry) unless the first fit is a sure board;
 3. the verdict: a small logistic model over the fit's evidence (the cells repeat one cell
    on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
    keeps the best fit only when it is clearly a printed grid of cards; a grid that runs off
@@ -130,33 +130,33 @@ def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, confi
     return fit
 
 
-def fine_fits(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, config: VisionConfig) -> list[Refinement]:
-    """``fine_fit`` and, where no coloured border showed the outline (the fit may be a part of
-    a cell off), the same started from the card centres (``centre_step``)."""
-    fits = [fine_fit(homography, outline, gray_pyramid, config)]
-    if not outline:
-        centred = homography
-        for _ in range(config.centre_steps):
-            centred = centre_step(gray_pyramid, centred, config.centre_cell_px, config.centre_half_window,
-                                  config.centre_reach, config.centre_keep_share)
-            if centred is None:
-                break
-        if centred is not None:
-            # the centres are more precise than art lined up like a line: the lines are
-            # followed only a little way from them
-            fits.append(refine(gray_pyramid, centred, config.refine_cell_px, config.refine_pad_cells,
-                               config.refine_reaches[-1:], config.min_line_strength, config.line_segments, False,
-                               config.outline_reach))
-    return fits
+def centred_fit(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:
+    """The fit started from the card centres (``centre_step``), for a grid whose outline no
+    coloured border showed: there the cell borders may not show and art lined up in rows can
+    pass for them, so the lines are followed only a little way from the centres."""
+    centred: np.ndarray | None = homography
+    for _ in range(config.centre_steps):
+        centred = centre_step(gray_pyramid, centred, config.centre_cell_px, config.centre_half_window,
+                              config.centre_reach, config.centre_keep_share)
+        if centred is None:
+            return None
+    return refine(gray_pyramid, centred, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches[-1:],
+                  config.min_line_strength, config.line_segments, False, config.outline_reach)
 
 
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,
-                 judge: bool = True) -> list[Candidate]:
-    """Follows a coarse fit (``coarse_fit``) at full resolution (``fine_fits``) and, with
-    ``judge``, gives each fit the verdict's probability; lattices come back in full-image pixels."""
+                 judge: bool = True) -> Iterator[Candidate]:
+    """Follows a coarse fit (``coarse_fit``) at full resolution: along the lines, then (only
+    when asked for more: a sure board stops the search) from the card centres where no
+    coloured border showed the outline. With ``judge`` each fit gets the verdict's
+    probability; lattices come back in full-image pixels."""
     h_small, outline = coarse
-    fits = fine_fits(np.diag([1 / scale, 1 / scale, 1.0]) @ h_small, outline, gray_pyramid, config)
-    return [judged_fit(fit, gray_pyramid, config, judge) for fit in fits]
+    homography = np.diag([1 / scale, 1 / scale, 1.0]) @ h_small
+    yield judged_fit(fine_fit(homography, outline, gray_pyramid, config), gray_pyramid, config, judge)
+    if not outline:
+        centred = centred_fit(homography, gray_pyramid, config)
+        if centred is not None:
+            yield judged_fit(centred, gray_pyramid, config, judge)
 
 
 def judged_fit(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig, judge: bool) -> Candidate:
@@ -212,6 +212,7 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     quads = propose_quads(small_pyramid.levels[level], small, levels=config.paper_levels,
                           max_chroma=config.paper_max_chroma, top_share=config.white_top_share,
                           reaches=config.close_shares, texture_box_share=config.texture_box_share,
+                          strand_share=config.strand_share,
                           min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill,
                           max_count=config.max_proposals)
     quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]

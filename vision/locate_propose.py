@@ -7,7 +7,8 @@ brightest pixels:
 * paper: light, weakly coloured pixels, at a few lightness levels, closed over the gaps
   between cards and opened to cut thin bridges to hands and other light things;
 * inked paper: where paper and strong edges are both dense, which keeps the grid apart
-  from a white table or a white border (plain paper has no ink).
+  from a white table or a white border (plain paper has no ink); opened as well, which cuts
+  off the thin strands that the edges of an arm lying on the board make.
 
 Outlines closed by edges (the board's edge against the table) are taken too, on a larger
 copy: they show where chips cover the cards or a shadow darkens part of the paper.
@@ -207,8 +208,8 @@ def outline_quads(image_bgr: np.ndarray, min_area: float) -> list[tuple[float, n
 
 
 def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, levels: tuple[float, ...], max_chroma: float,
-                  top_share: float, reaches: tuple[float, ...], texture_box_share: float, min_area_share: float,
-                  min_fill: float, max_count: int) -> list[np.ndarray]:
+                  top_share: float, reaches: tuple[float, ...], texture_box_share: float, strand_share: float,
+                  min_area_share: float, min_fill: float, max_count: int) -> list[np.ndarray]:
     """Candidate grid outlines in ``image_bgr`` pixels, (4, 2) float32 each, the likeliest first;
     ``outline_bgr`` is the same photo larger, where edges are followed."""
     height, width = image_bgr.shape[:2]
@@ -217,7 +218,11 @@ def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, levels: tup
     papers, edges = paper_and_ink(image_bgr, levels, max_chroma, top_share)
     found: list[tuple[float, np.ndarray]] = []
     box = max(5, int(texture_box_share * long_side) | 1)
-    found += group_quads(inked_paper(papers[-1], edges, box), 3, min_area, 0.5)
+    inked = inked_paper(papers[-1], edges, box)
+    found += group_quads(inked, 3, min_area, 0.5)
+    # the edges of an arm or sleeve lying on the cards are inked paper too, in thin strands
+    strand = max(3, int(strand_share * long_side) | 1)
+    found += group_quads(cv2.morphologyEx(inked, cv2.MORPH_OPEN, np.ones((strand, strand), np.uint8)), 3, min_area, 0.5)
     # outlines on a larger copy: a thin margin between the board's edge and the grid's stays open
     to_image = image_bgr.shape[1] / outline_bgr.shape[1]
     found += [(area * to_image**2, (quad + 0.5) * to_image - 0.5)
