@@ -9,8 +9,8 @@ Stages (each in its own module):
    placed where the paper ends at a coloured border (or where the art ends, for a white
    border), then every grid line measured in short pieces at full resolution and fitted
    (a homography, and one per quarter of the grid for the fold and the lens); without a
-   coloured border the fit is also made from the card centres (cards are printed the same
-   way up from either end: point symmetry) unless the first fit is a sure board;
+   coloured border the fit is first made from the card centres (cards are printed the same
+   way up from either end: point symmetry);
 3. the verdict: a small logistic model over the fit's evidence (the cells repeat one cell
    on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
    keeps the best fit only when it is clearly a printed grid of cards; a grid that runs off
@@ -146,17 +146,17 @@ def centred_fit(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionCon
 
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,
                  judge: bool = True) -> Iterator[Candidate]:
-    """Follows a coarse fit (``coarse_fit``) at full resolution: along the lines, then (only
-    when asked for more: a sure board stops the search) from the card centres where no
-    coloured border showed the outline. With ``judge`` each fit gets the verdict's
-    probability; lattices come back in full-image pixels."""
+    """Follows a coarse fit (``coarse_fit``) at full resolution: where no coloured border
+    showed the outline, from the card centres first (on dev seeds they were the more precise),
+    then (only when asked for more: a sure board stops the search) along the lines. With
+    ``judge`` each fit gets the verdict's probability; lattices come back in full-image pixels."""
     h_small, outline = coarse
     homography = np.diag([1 / scale, 1 / scale, 1.0]) @ h_small
-    yield judged_fit(fine_fit(homography, outline, gray_pyramid, config), gray_pyramid, config, judge)
     if not outline:
         centred = centred_fit(homography, gray_pyramid, config)
         if centred is not None:
             yield judged_fit(centred, gray_pyramid, config, judge)
+    yield judged_fit(fine_fit(homography, outline, gray_pyramid, config), gray_pyramid, config, judge)
 
 
 def judged_fit(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig, judge: bool) -> Candidate:
