@@ -1,8 +1,9 @@
 """`seqcam train-locator`: fit the board verdict (vision/locate_verdict.py) on rendered photos.
 
-Every proposal of every photo is fitted; a fit is a positive when its four corners lie within
-a third of a cell of the true grid's, and a negative otherwise (a cell off, round part of
-the board, or on a photo with no board). Photos whose board runs off the frame are left
+Every proposal of every photo is fitted (from its card centres and along its lines where no
+coloured border shows, along its lines where one does); a fit is a positive when its four
+corners lie within a third of a cell of the true grid's, and a negative otherwise (a cell
+off, round part of the board, or on a photo with no board). Photos whose board runs off the frame are left
 out: what is right there is a matter for the cut-off rule. The last quarter of the photos
 is held out, and the table printed shows what each acceptance threshold would give on it.
 """

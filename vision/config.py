@@ -53,9 +53,11 @@ class VisionConfig:
     refine_reaches: tuple[float, ...] = (0.2, 0.1, 0.07)  # how far from the fit a line is looked for, cells
     outline_reach: float = 0.2
     extent_reach: int = 1  # whole cells the extent check may move the grid without a coloured border
-    # without a coloured border, the fit is also started from the card centres (point symmetry)
+    # without a coloured border, the fit is first made from the card centres (point symmetry)
     centre_cell_px: int = 16
-    centre_half_window: float = 0.44  # cells each side of a centre compared with their opposites
+    # cells each side of a centre compared with their opposites; under half a cell, or pixels one
+    # cell apart are compared, and they match anywhere on art that repeats (0.48 failed)
+    centre_half_window: float = 0.44
     centre_reach: float = 0.45  # cells from the fit where a centre is looked for
     centre_keep_share: float = 0.5  # the cells with the most symmetric content are used
     centre_steps: int = 2

@@ -80,7 +80,7 @@ def place_settings(config: VisionConfig) -> PlaceSettings:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One proposal, fitted and judged."""
+    """One fit of a proposal (along its lines, or from its card centres), judged."""
 
     lattice_xy: np.ndarray  # (11, 11, 2) in full-image pixels
     score: float  # the verdict's board probability; 0 when not eligible or not judged
@@ -160,6 +160,8 @@ def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Py
 
 
 def judged_fit(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig, judge: bool) -> Candidate:
+    """A fit with its evidence, whether it may be a board at all, and (with ``judge``) the
+    verdict's probability."""
     lattice = fit.lattice_xy
     corners = outer_corners(lattice)
     seen = evidence(gray_pyramid, grid_homography(corners), config.evidence_cell_px, config.busy_quantile)

@@ -866,7 +866,7 @@ def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, hal
     """The fit moved onto the card centres: each cell's centre is the most point-symmetric
     place within ``reach`` cells of where the fit puts it; the ``keep_share`` of cells with
     the most symmetric content (cards with art, chips) give a robust homography. None when
-    too few cells show a centre."""
+    no homography fits them."""
     s = cell_px
     pad = reach + half_window
     rect = to_gray(gray_pyramid.rectify(homography, s, pad))
