@@ -549,8 +549,9 @@ def correspondences(vertical: LineSamples, horizontal: LineSamples, min_strength
 
 
 def fit_step(true_pts: np.ndarray, seen_pts: np.ndarray) -> np.ndarray | None:
-    """The homography (true grid -> current grid) that best explains line samples, robustly
-    (least median of squares: pieces of art lined up like a line are outvoted)."""
+    """The homography (true grid -> current grid) that best explains measured points (line
+    samples, or card centres), robustly (least median of squares: pieces of art lined up like
+    a line, or a lone symmetric glyph, are outvoted)."""
     if len(true_pts) < 12:
         return None
     g, _ = cv2.findHomography(true_pts, seen_pts, cv2.LMEDS)
