@@ -109,6 +109,14 @@ class VisionConfig:
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
     colour_separation: float = 1.8  # the next team must be this many times further away
 
+    # moving the grid onto the chips read (vision/chip_grid.py)
+    shift_min_chips: int = 4  # fewer chips than this say nothing about the grid
+    shift_min_chip_radius: float = 0.2  # a chip's disc reaches this far (cells) from its centre
+    shift_min_cells: float = 0.15  # the chips' common offset from which the grid is moved
+    shift_agreement: float = 0.15  # a chip this near the common offset (cells) agrees with it
+    shift_min_agreeing: float = 0.5  # the share of the chips that must agree
+    shift_beyond_parallax: float = 0.25  # a move this large is kept even if it leaves as many '?'
+
     # reading against a calibration's empty board
     reference_shift_px: int = 2  # a pixel is compared with the empty board's this far around it
     reference_blur: float = 0.05  # both boards are blurred this much (of a cell) before comparing

@@ -19,6 +19,7 @@ import numpy as np
 
 from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
+from vision.chip_grid import chip_offsets, grid_shift, keeps_shift
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
@@ -28,7 +29,7 @@ from vision.locate_reference import locate_by_reference
 from vision.orient import Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
-from vision.warp import GRID, outer_corners, rotate_lattice, warp_board
+from vision.warp import GRID, outer_corners, rotate_lattice, shifted_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
 
@@ -81,6 +82,14 @@ def rectified_board(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int)
         crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         lattice = lattice * scale
     return warp_board(crop, lattice, cell_px)
+
+
+def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...],
+                   config: VisionConfig) -> tuple[PreparedBoard, CellFeatures, Board]:
+    """The rectified board prepared, its cells measured, and read with no set-up."""
+    prepared = prepare(board_bgr, config)
+    features = measure_cells(prepared, config)
+    return prepared, features, classify(features, teams, config)
 
 
 def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> Orientation:
@@ -173,9 +182,8 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
         if candidate.score < config.min_rescue_probability or cut_off_sides(lattice, width, height,
                                                                             config.edge_margin_px):
             continue
-        prepared = prepare(rectified_board(image_bgr, lattice, config.cell_px), config)
-        features = measure_cells(prepared, config)
-        plain = classify(features, teams_for(3), config)
+        prepared, features, plain = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams_for(3),
+                                                   config)
         if match_profile(prepared, features, plain, profile, False, config) is not None:
             corners = outer_corners(lattice)
             return GridFit(corners_xy=corners, lattice_xy=lattice, score=candidate.score)
@@ -202,11 +210,17 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         raise BoardNotFound(NO_BOARD)
     timer.lap("locate")
     teams = teams_for(team_count)
-    board_bgr = rectified_board(image_bgr, fit.lattice_xy, config.cell_px)
+    lattice = fit.lattice_xy
+    board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
     timer.lap("warp")
-    prepared = prepare(board_bgr, config)
-    features = measure_cells(prepared, config)
-    reading = classify(features, teams, config)
+    prepared, features, reading = read_rectified(board_bgr, teams, config)
+    shift = grid_shift(chip_offsets(prepared, features, reading, config), config)
+    if shift is not None:  # the chips agree that the grid is off them: read again on them
+        moved = shifted_lattice(lattice, shift)
+        moved_bgr = rectified_board(image_bgr, moved, config.cell_px)
+        moved_reading = read_rectified(moved_bgr, teams, config)
+        if keeps_shift(reading, moved_reading[2], shift, config):
+            lattice, board_bgr, (prepared, features, reading) = moved, moved_bgr, moved_reading
     matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
     if matched is not None:
         reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
@@ -240,7 +254,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if sure_of_top:  # which card lies under each cell is known
         printed = unknown_where_foreign(printed, features, turns, config)
 
-    lattice_xy = rotate_lattice(fit.lattice_xy, turns)
+    lattice_xy = rotate_lattice(lattice, turns)
     if lens is not None:
         lattice_xy = distorted_points(lattice_xy, lens, width, height)
     corners = outer_corners(lattice_xy)

@@ -37,9 +37,8 @@ from referee.board import UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import VisionError, VisionWarning
-from vision.pipeline import Analysis, analyze_image, rectified_board, turned
+from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, turned
 from vision.profile import Profile
-from vision.read_cells import classify, measure_cells, prepare
 from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
@@ -327,9 +326,8 @@ class Tracker:
         """The cells read with the lattice already known (printed orientation)."""
         assert self.lattice is not None
         self.reads += 1
-        board_bgr = rectified_board(frame_bgr, self.lattice, self.config.cell_px)
-        prepared = prepare(board_bgr, self.config)
-        return classify(measure_cells(prepared, self.config), self.teams, self.config)
+        return read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px), self.teams,
+                              self.config)[2]
 
     def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
         self._last_locate = t

@@ -34,17 +34,30 @@ def rotate_lattice(lattice_xy: np.ndarray, quarter_turns: int) -> np.ndarray:
     return np.rot90(lattice_xy, k=-quarter_turns, axes=(0, 1)).copy()
 
 
+def lattice_points(lattice_xy: np.ndarray, cols: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """(len(rows), len(cols), 2) image positions of the grid points at ``cols`` x ``rows`` (grid
+    units, 0 to 10; points outside are extrapolated from the outer cells). Bilinear inside each
+    cell: first along the rows of the lattice, then down the columns."""
+    col_cell = np.clip(np.floor(cols).astype(np.int32), 0, GRID - 1)
+    col_frac = (cols - col_cell)[:, None].astype(np.float32)
+    row_cell = np.clip(np.floor(rows).astype(np.int32), 0, GRID - 1)
+    row_frac = (rows - row_cell)[:, None, None].astype(np.float32)
+    # every lattice row, sampled at each wanted column: (11, len(cols), 2)
+    along = lattice_xy[:, col_cell] * (1 - col_frac) + lattice_xy[:, col_cell + 1] * col_frac
+    return along[row_cell] * (1 - row_frac) + along[row_cell + 1] * row_frac
+
+
+def shifted_lattice(lattice_xy: np.ndarray, shift_xy: tuple[float, float]) -> np.ndarray:
+    """The lattice moved by ``shift_xy`` cells along its columns (x) and rows (y), following
+    its bends."""
+    steps = np.arange(GRID + 1, dtype=np.float32)
+    return lattice_points(lattice_xy, steps + shift_xy[0], steps + shift_xy[1]).astype(np.float32)
+
+
 def warp_maps(lattice_xy: np.ndarray, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
-    """cv2.remap maps: for every pixel of the square board image, where to read the photo.
-    Bilinear inside each cell: first along the rows of the lattice, then down the columns."""
-    side = GRID * cell_px
-    u = (np.arange(side, dtype=np.float32) + 0.5) / cell_px  # grid units, cell centres at .5
-    first = np.clip(np.floor(u).astype(np.int32), 0, GRID - 1)
-    frac = (u - first)[:, None]
-    # every lattice row, sampled at each output column: (11, side, 2)
-    along = lattice_xy[:, first] * (1 - frac) + lattice_xy[:, first + 1] * frac
-    rows = frac[:, :, None]
-    points = along[first] * (1 - rows) + along[first + 1] * rows  # (side, side, 2)
+    """cv2.remap maps: for every pixel of the square board image, where to read the photo."""
+    u = (np.arange(GRID * cell_px, dtype=np.float32) + 0.5) / cell_px  # grid units, cell centres at .5
+    points = lattice_points(lattice_xy, u, u)
     return np.ascontiguousarray(points[..., 0], np.float32), np.ascontiguousarray(points[..., 1], np.float32)
 
 
