@@ -20,7 +20,7 @@ import numpy as np
 CLASSES = ("chip", "empty", "hidden")
 FEATURES = (
     "disc_cover", "wide_cover", "colour_cover", "corner_paper", "texture",
-    "chroma", "lightness", "roundness", "corner_lightness",
+    "chroma", "lightness", "roundness", "corner_lightness", "paper_shade", "paper_tint",
 )
 MODEL_PATH = Path(__file__).parent / "models" / "cells.json"
 

@@ -34,13 +34,16 @@ class CellFeatures:
     colour_lab: np.ndarray  # (10, 10, 3) median L, a, b of the coloured part of the disc
     texture: np.ndarray  # mean gradient of lightness inside the disc: ink and art are busy, chips smooth
     roundness: np.ndarray  # for one-coloured discs, how round the blob is (0 elsewhere)
+    paper_shade: np.ndarray  # lightness of the cell's local "paper" against the board's: a hand or a shadow ...
+    paper_tint: np.ndarray  # ... spread over the cell and its neighbours becomes their "paper", so say how it differs
     centre_yx: np.ndarray  # (10, 10, 2) where the disc was placed, in board pixels
 
     def matrix(self) -> np.ndarray:
         """(100, F) in the order of vision.cell_model.FEATURES."""
         chroma = np.hypot(self.colour_lab[..., 1], self.colour_lab[..., 2])
         columns = (self.disc_cover, self.wide_cover, self.colour_cover, self.corner_paper, self.texture,
-                   chroma, self.colour_lab[..., 0], self.roundness, self.corner_lightness)
+                   chroma, self.colour_lab[..., 0], self.roundness, self.corner_lightness, self.paper_shade,
+                   self.paper_tint)
         return np.stack([c.reshape(-1) for c in columns], axis=1).astype(np.float32)
 
 
@@ -51,6 +54,7 @@ class PreparedBoard:
     lab: np.ndarray  # (H, W, 3) float32, L 0-100
     not_paper: np.ndarray  # (H, W) float32, 1 where the pixel differs from the paper
     cell_px: int
+    paper_lab: np.ndarray  # (10, 10, 3) each cell's local paper colour, which ``lab`` was normalised to
 
 
 def white_balanced_lab(board_bgr: np.ndarray) -> np.ndarray:
@@ -88,10 +92,10 @@ def local_paper(lab: np.ndarray, cell: int) -> np.ndarray:
     return np.dstack([lightest, smooth]).astype(np.float32)
 
 
-def normalised_to_paper(lab: np.ndarray, cell: int) -> np.ndarray:
-    """Lab with the local paper colour moved to (92, 0, 0): undoes light gradients, colour
-    casts and soft shadows across the board."""
-    paper = cv2.resize(local_paper(lab, cell), (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
+def normalised_to_paper(lab: np.ndarray, paper_lab: np.ndarray) -> np.ndarray:
+    """Lab with the local paper colour (``local_paper``) moved to (92, 0, 0): undoes light
+    gradients, colour casts and soft shadows across the board."""
+    paper = cv2.resize(paper_lab, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
     out = np.empty_like(lab)
     out[..., 0] = lab[..., 0] * (92.0 / np.maximum(paper[..., 0], 5.0))
     out[..., 1:] = lab[..., 1:] - paper[..., 1:]
@@ -105,9 +109,11 @@ def paper_distance(lab: np.ndarray) -> np.ndarray:
 
 def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
     cell_px = board_bgr.shape[0] // GRID
-    lab = normalised_to_paper(white_balanced_lab(board_bgr), cell_px)
+    balanced = white_balanced_lab(board_bgr)
+    paper_lab = local_paper(balanced, cell_px)
+    lab = normalised_to_paper(balanced, paper_lab)
     not_paper = (paper_distance(lab) > config.paper_distance).astype(np.uint8)
-    return PreparedBoard(lab, fill_small_holes(not_paper, config.highlight_max_area * cell_px**2), cell_px)
+    return PreparedBoard(lab, fill_small_holes(not_paper, config.highlight_max_area * cell_px**2), cell_px, paper_lab)
 
 
 def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -166,8 +172,11 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     roundness = np.zeros((GRID, GRID), np.float32)
     for row, col in zip(*np.nonzero(colour_cover >= config.round_test_min_cover)):
         roundness[row, col] = blob_roundness(lab, int(ys[row, col]), int(xs[row, col]), colour[row, col], cell)
+    board_paper = np.median(prepared.paper_lab.reshape(-1, 3), axis=0)
+    paper_shade = prepared.paper_lab[..., 0] - board_paper[0]
+    paper_tint = np.linalg.norm(prepared.paper_lab[..., 1:] - board_paper[1:], axis=-1)
     return CellFeatures(cover[ys, xs], wide[ys, xs], colour_cover, corner_paper, corner_lightness, colour,
-                        texture[ys, xs], roundness, np.stack([ys, xs], axis=-1))
+                        texture[ys, xs], roundness, paper_shade, paper_tint, np.stack([ys, xs], axis=-1))
 
 
 def disc_colours(lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, radius: int,

@@ -57,7 +57,7 @@ def test_with_a_calibration_an_unsure_cell_that_looks_as_printed_is_empty():
 
     zeros = np.zeros((10, 10), np.float32)
     features = CellFeatures(zeros, zeros, zeros, zeros, zeros, np.zeros((10, 10, 3), np.float32), zeros, zeros,
-                            np.zeros((10, 10, 2), np.float32))
+                            zeros, zeros, np.zeros((10, 10, 2), np.float32))
     change = np.full((10, 10), 0.9, np.float32)  # most discs look unlike the empty board...
     change[3, 4] = 0.05  # ...this one just as it was printed
     calibrated = classify(features, ("B", "G"), CONFIG, model=Unsure(), change=change)
