@@ -28,7 +28,7 @@ from referee.judge import judge
 from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.image_io import read_image_file
-from vision.locate import GridFit, locate_grid
+from vision.locate import GridFit
 from calibration.learn import calibrate
 from vision.pipeline import analyze_decoded
 from vision.profile import Profile
@@ -144,7 +144,7 @@ def bench_photo(path: Path, config: VisionConfig, oracle: bool = False, profile:
         start = time.perf_counter()
         decoded = read_image_file(path, config)
         decode_ms = (time.perf_counter() - start) * 1000
-        locate = true_grid_locator(label, decoded.scale) if oracle and label["has_board"] else locate_grid
+        locate = true_grid_locator(label, decoded.scale) if oracle and label["has_board"] else None
         analysis = analyze_decoded(decoded, label.get("teams") or 2, config, decode_ms, locate, profile)
     except VisionError as error:
         result.error = str(error)

@@ -124,13 +124,18 @@ class VisionConfig:
     empty_max_change: float = 0.8  # an empty call on a disc changed more than this is '?'
     unsure_empty_change: float = 0.2  # calibrated: an unsure cell whose disc changed less than this is empty
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
-    min_rescue_probability: float = 0.2  # fits turned down by the verdict but above this are checked against it
+    min_rescue_probability: float = 0.2  # fits turned down by the verdict but above this are checked again
     max_rescued: int = 3  # at most this many such fits are checked
     min_turn_contrast: float = 2.0  # the next best turn must look this many times more changed...
     # ...plus this: on mostly blank cards every turn looks alike but the right one (0.004
     # against 0.103 on a corner-index board, which adding the whole limit of 0.1 turned down)
     min_turn_gap: float = 0.05
     min_cells_to_match: int = 10  # fewer empty cards than this: the calibration cannot be checked, not used
+    # a fit the verdict turned down is kept when reading it shows a Sequence board (pipeline.confirmed_by_reading)
+    max_confirm_unknown_share: float = 0.1  # more of the cells '?' than this: not clear enough
+    min_confirm_margin: float = 10.0  # the printed turn must lead the next by this many votes ...
+    min_confirm_margin_share: float = 0.35  # ... and by this share of the cards that voted
+    min_register_lead_share: float = 0.1  # and the grid as placed lead the grid a cell to any side by this share
 
     # orientation
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour

@@ -26,7 +26,7 @@ from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
 from vision.locate_reference import locate_by_reference
-from vision.orient import Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink
+from vision.orient import Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink, register_lead
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, outer_corners, rotate_lattice, shifted_lattice, warp_board
@@ -92,8 +92,10 @@ def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...],
     return prepared, features, classify(features, teams, config)
 
 
-def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> Orientation:
-    """Every empty card votes with its ink; chips (which may overhang a neighbour) are masked."""
+def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,
+             config: VisionConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(redness, voting, pictures) of ``vision.orient.find_orientation``: every empty card
+    votes with its ink; chips (which may overhang a neighbour) are masked."""
     covered = np.zeros(prepared.not_paper.shape, np.uint8)
     radius = int(round(config.chip_cover_radius * prepared.cell_px))
     for index, symbol in enumerate(reading.cells):
@@ -104,7 +106,11 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
     redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
-    return find_orientation(redness, voting, pictures)
+    return redness, voting, pictures
+
+
+def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> Orientation:
+    return find_orientation(*card_ink(prepared, reading, features, config))
 
 
 def unknown_where_foreign(printed: Board, features: CellFeatures, turns: int, config: VisionConfig) -> Board:
@@ -190,6 +196,30 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
     return None
 
 
+def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str, ...],
+                         config: VisionConfig) -> GridFit | None:
+    """One of the fits the verdict turned down (``fitted``, as ``locate_grid`` left them),
+    kept when reading it shows a Sequence board: nearly every cell reads clearly, and the
+    cards' ink lies as the printed layout has it, with a wide lead over the other turns and
+    over the same grid a cell to any side. A grid of something else shows no such layout."""
+    height, width = image_bgr.shape[:2]
+    doubtful = [c for c in fitted if c.eligible and c.score >= config.min_rescue_probability]
+    for candidate in sorted(doubtful, key=lambda c: -c.score)[: config.max_rescued]:
+        lattice = candidate.lattice_xy
+        if cut_off_sides(lattice, width, height, config.edge_margin_px):
+            continue
+        prepared, features, reading = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams, config)
+        if unknown_share(reading) > config.max_confirm_unknown_share:
+            continue
+        ink = card_ink(prepared, reading, features, config)
+        orientation = find_orientation(*ink)
+        if (orientation.margin >= config.min_confirm_margin
+                and orientation.margin >= config.min_confirm_margin_share * orientation.votes
+                and register_lead(*ink, orientation.quarter_turns) >= config.min_register_lead_share * orientation.votes):
+            return GridFit(corners_xy=outer_corners(lattice), lattice_xy=lattice, score=candidate.score)
+    return None
+
+
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
                   locate: Locator | None = None, profile: Profile | None = None) -> Analysis:
     """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
@@ -204,6 +234,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     fit = locate(image_bgr, config) if locate is not None else locate_grid(image_bgr, config, fitted)
     if fit is None and profile is not None:
         fit = rescued_by_profile(image_bgr, fitted, profile, config)
+    if fit is None:
+        fit = confirmed_by_reading(image_bgr, fitted, teams_for(team_count), config)
     if fit is None and profile is not None:  # the board's own artwork finds it behind hands and clutter
         fit = locate_by_reference(image_bgr, profile, config)
     if fit is None:
@@ -271,7 +303,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
 
 
 def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionConfig | None = None,
-                    decode_ms: float = 0.0, locate: Locator = locate_grid, profile: Profile | None = None) -> Analysis:
+                    decode_ms: float = 0.0, locate: Locator | None = None, profile: Profile | None = None) -> Analysis:
     """Reads a decoded photo; positions come back in the file's full-size pixels."""
     analysis = analyze_image(decoded.image_bgr, team_count, config, locate, profile)
     return replace(

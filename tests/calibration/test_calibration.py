@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,7 +17,7 @@ from calibration.lens import LensCalibrationError, lens_from_checkerboards
 from seqcam.cli import main
 from vision.config import VisionConfig
 from vision.locate_reference import locate_by_reference
-from vision.pipeline import analyze_image
+from vision.pipeline import analyze_bytes, analyze_image
 from vision.profile import SCHEMA, Profile, ProfileError, load_profile, save_profile
 from vision.render import QUIET_CONFIG, render
 from vision.render.checkerboard import render_checkerboard
@@ -178,9 +179,15 @@ def test_a_fit_the_verdict_turned_down_is_rescued_by_the_calibration() -> None:
     from vision.pipeline import rescued_by_profile
 
     _, (game, label) = photos(0)
-    doubtful = replace(CONFIG, min_board_probability=1.01)  # no fit is clear enough without a calibration
+    # no fit is clear enough without a calibration, nor reads clearly enough to confirm one
+    doubtful = replace(CONFIG, min_board_probability=1.01, max_confirm_unknown_share=-1.0)
     with pytest.raises(BoardNotFound):
         analyze_image(game, label["teams"], doubtful)
+    # as seqcam analyze and the server read a file, the fits locating made reach the rescue
+    # (the board's artwork is not looked for here: it would find the board on its own)
+    jpeg = cv2.imencode(".jpg", game, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    no_artwork = replace(doubtful, min_reference_matches=10**6)
+    assert analyze_bytes(jpeg, label["teams"], no_artwork, profile=profile_for(0)).board is not None
     fitted: list = []
     assert locate_grid(game, doubtful, fitted) is None and fitted
     fit = rescued_by_profile(game, fitted, profile_for(0), doubtful)

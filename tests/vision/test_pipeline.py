@@ -1,15 +1,26 @@
 """The pipeline warns that the board may be turned when the card art's lead for one side is
-small: in votes, or as a share of the cards that voted; it refuses a grid it cannot read; and
-a calibration fits one quarter turn only when the others are clearly worse."""
+small: in votes, or as a share of the cards that voted; it refuses a grid it cannot read; a
+calibration fits one quarter turn only when the others are clearly worse; and a fit the
+verdict turned down is kept when reading it shows a Sequence board, never otherwise."""
 
+import json
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
 from referee.board import Board
+from referee.cells import teams_for
 from seqcam.samples import default_sample
 from vision.config import VisionConfig
-from vision.errors import BoardUnreadable, VisionWarningKind
+from vision.errors import BoardNotFound, BoardUnreadable, VisionWarningKind
+from vision.image_io import read_image_file
+from vision.locate import Candidate
 from vision.orient import Orientation
-from vision.pipeline import analyze_file, turn_is_clear
+from vision.pipeline import analyze_file, confirmed_by_reading, turn_is_clear
+from vision.warp import lattice_from_corners, shifted_lattice
+
+CONFIG = VisionConfig()
 
 
 @pytest.mark.parametrize("margin, votes, warned", [(4.0, 10, True), (12.0, 80, True), (40.0, 80, False)])
@@ -35,7 +46,33 @@ def test_a_grid_read_mostly_as_unknown_is_no_board(monkeypatch, unknown, refused
 
 
 def test_the_calibrated_board_fits_one_turn_when_the_others_are_clearly_worse():
-    config = VisionConfig()
+    config = CONFIG
     assert turn_is_clear(0.004, 0.103, config)  # corner-index art: blank cards look alike at every turn
     assert not turn_is_clear(0.04, 0.09, config)  # two turns about as good
     assert not turn_is_clear(0.15, 0.6, config)  # the board does not lie on this grid at all
+
+
+DOUBTFUL = replace(CONFIG, min_board_probability=1.01)  # the verdict accepts no fit on its own
+
+
+def test_a_fit_the_verdict_turned_down_is_kept_when_it_reads_as_a_sequence_board():
+    assert analyze_file(default_sample(), 2, DOUBTFUL).board == analyze_file(default_sample(), 2).board
+
+
+@pytest.mark.parametrize("shift", [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_reading_confirms_a_turned_down_fit_only_where_the_grid_lies(shift):
+    """A grid a cell off reads nearly as clearly, and the red and black rows still match the
+    layout one column on: the face cards tell."""
+    photo = default_sample()
+    label = json.loads(photo.with_suffix(".json").read_text())
+    decoded = read_image_file(photo, CONFIG)
+    truth = lattice_from_corners(np.float32(label["corners_px"]) / decoded.scale)
+    fit = Candidate(lattice_xy=shifted_lattice(truth, shift), score=0.5, features=np.zeros(0), eligible=True)
+    confirmed = confirmed_by_reading(decoded.image_bgr, [fit], teams_for(label["teams"]), CONFIG)
+    assert (confirmed is not None) == (shift == (0, 0))
+
+
+def test_a_turned_down_fit_that_reads_unclearly_is_not_kept():
+    strict = replace(DOUBTFUL, max_confirm_unknown_share=-1.0)  # no reading is clear enough
+    with pytest.raises(BoardNotFound):
+        analyze_file(default_sample(), 2, strict)
