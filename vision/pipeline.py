@@ -190,9 +190,12 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
             continue
         prepared, features, plain = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams_for(3),
                                                    config)
-        if match_profile(prepared, features, plain, profile, False, config) is not None:
-            corners = outer_corners(lattice)
-            return GridFit(corners_xy=corners, lattice_xy=lattice, score=candidate.score)
+        matched = match_profile(prepared, features, plain, profile, False, config)
+        # on cards whose art is mostly blank the empty board fits a grid a cell off about as
+        # well: the printed layout must fit better where the grid lies than a cell to a side
+        if matched is not None and register_lead(*card_ink(prepared, plain, features, config),
+                                                 matched.quarter_turns) > 0:
+            return GridFit(corners_xy=outer_corners(lattice), lattice_xy=lattice, score=candidate.score)
     return None
 
 

@@ -209,3 +209,15 @@ def test_the_bundled_empty_board_calibrates_the_bundled_sample(tmp_path: Path,
     reading = json.loads(capsys.readouterr().out)
     assert reading["grid"] == json.loads(default_sample().with_suffix(".json").read_text())["grid"]
     assert reading["warnings"] == []
+
+
+@pytest.mark.parametrize("shift", [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_the_calibration_vouches_only_for_the_grid_where_it_lies(shift: tuple[int, int]) -> None:
+    from vision.locate import Candidate
+    from vision.pipeline import rescued_by_profile
+    from vision.warp import shifted_lattice
+
+    _, (game, label) = photos(0)
+    truth = lattice_from_corners(np.float32(label["corners_px"]))
+    fit = Candidate(lattice_xy=shifted_lattice(truth, shift), score=0.5, features=np.zeros(0), eligible=True)
+    assert (rescued_by_profile(game, [fit], profile_for(0), CONFIG) is not None) == (shift == (0, 0))
