@@ -146,3 +146,8 @@ class VisionConfig:
     foreign_min_cover: float = 0.7
     foreign_min_chroma: float = 25.0
     foreign_red_reach_deg: float = 40.0
+    # a red card's call that its printed twin (read empty) contradicts is '?' (orient.twin_doubts;
+    # true corners, dev seeds 4242 + 6161: 3 wrong calls of 3,000 red cards caught, no right one)
+    twin_same: float = 0.8  # a red chip read where the twin looks this alike is art
+    twin_differs: float = 0.3  # a coloured disc read empty where the twin looks this little alike is a chip ...
+    twin_min_cover: float = 0.5  # ... when this much of the disc is one colour

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from referee.cells import CORNER, LAYOUT, RED_SUITS
+from referee.board import EMPTY, Board
+from referee.cells import CORNER, LAYOUT, RED_SUITS, cells_of
 from vision.read_cells import hue_gap
 
 GRID = 10
@@ -30,6 +31,9 @@ _FACE = np.array([card != CORNER and card[0] in "QK" for card in LAYOUT]).reshap
 _CARD = np.array([card != CORNER for card in LAYOUT]).reshape(GRID, GRID)
 # +1 on a queen or king, a small negative on the other cards so that the pattern sums to zero
 PRINTED_FACE = np.where(_FACE, 1.0, np.where(_CARD, -_FACE.sum() / (_CARD.sum() - _FACE.sum()), 0.0)).astype(np.float32)
+# the other cell printed with the same card (every card but the jacks is printed twice); -1 on the corners
+TWIN = np.array([next((other for other in cells_of(card) if other != cell), -1) if card != CORNER else -1
+                 for cell, card in enumerate(LAYOUT)])
 PICTURE_MIN_B = 12.0  # |b*| of blue or yellow picture ink (suit ink is red, a* > 0, or black)
 # the suit colour is read inside this share of the cell from each edge: the gaps between the
 # cards and their outlines are dark ink on every card, and on small or blurred pips they
@@ -129,6 +133,46 @@ def register_lead(redness: np.ndarray, voting: np.ndarray, pictures: np.ndarray 
               for dy in (-1, 0, 1) for dx in (-1, 0, 1)}
     in_place = scores.pop((0, 0))
     return in_place - max(scores.values())
+
+
+def likeness(lab: np.ndarray, cell: int, other: int, cell_px: int, reach_px: int = 2) -> float:
+    """Normalised cross-correlation of the centres of two cells of ``lab`` (the board in its
+    printed orientation), the other cell's moved by up to ``reach_px`` to allow for the grid."""
+    half = int(0.32 * cell_px)
+
+    def centre(index: int, dy: int = 0, dx: int = 0) -> np.ndarray:
+        y, x = (int((k + 0.5) * cell_px) for k in divmod(index, GRID))
+        return lab[y - half + dy : y + half + dy, x - half + dx : x + half + dx].reshape(-1, lab.shape[-1])
+
+    mine = centre(cell) - centre(cell).mean(axis=0)
+    best = -1.0
+    for dy in (-reach_px, 0, reach_px):
+        for dx in (-reach_px, 0, reach_px):
+            theirs = centre(other, dy, dx)
+            if theirs.shape != mine.shape:
+                continue
+            theirs = theirs - theirs.mean(axis=0)
+            best = max(best, float((mine * theirs).sum() / np.sqrt((mine**2).sum() * (theirs**2).sum() + 1e-6)))
+    return best
+
+
+def twin_doubts(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.ndarray, same: float,
+                differs: float, min_cover: float) -> np.ndarray:
+    """(10, 10) True on the red cards whose call the card's other printed copy contradicts
+    (all in the printed orientation). A red chip and red suit ink (an ace's big heart) look
+    alike, but every card is printed twice with the same art: a red chip read where the
+    twin, read empty, looks the same (likeness ``same`` or more) is art, and a coloured disc
+    read as empty art where the empty twin looks different (``differs`` or less) is a chip."""
+    doubts = np.zeros(GRID * GRID, bool)
+    cover = colour_cover.reshape(-1)
+    for cell, twin in enumerate(TWIN):
+        if twin < 0 or PRINTED_RED.reshape(-1)[cell] <= 0 or reading[twin] != EMPTY:
+            continue
+        if reading[cell] == "R":
+            doubts[cell] = likeness(lab, cell, twin, cell_px) >= same
+        elif reading[cell] == EMPTY and cover[cell] >= min_cover:
+            doubts[cell] = likeness(lab, cell, twin, cell_px) <= differs
+    return doubts.reshape(GRID, GRID)
 
 
 def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover: float, min_chroma: float,

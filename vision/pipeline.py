@@ -26,7 +26,8 @@ from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
 from vision.locate_reference import locate_by_reference
-from vision.orient import Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink, register_lead
+from vision.orient import (Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink, register_lead,
+                           twin_doubts)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, outer_corners, rotate_lattice, shifted_lattice, warp_board
@@ -113,14 +114,19 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
     return find_orientation(*card_ink(prepared, reading, features, config))
 
 
-def unknown_where_foreign(printed: Board, features: CellFeatures, turns: int, config: VisionConfig) -> Board:
+def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
+                           teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``printed`` (the reading, printed top up) with '?' on the cells read empty whose disc
-    shows a colour that their printed card cannot carry."""
-    foreign = foreign_to_card(np.rot90(features.colour_lab, -turns), np.rot90(features.colour_cover, -turns),
-                              config.foreign_min_cover, config.foreign_min_chroma, config.foreign_red_reach_deg)
-    cells = [UNKNOWN if symbol == EMPTY and flagged else symbol
-             for symbol, flagged in zip(printed.cells, foreign.reshape(-1))]
-    return Board("".join(cells))
+    shows a colour that their printed card cannot carry and, in a game with red chips, on the
+    red cards whose call their printed twin contradicts (``orient.twin_doubts``)."""
+    colour_cover = np.rot90(features.colour_cover, -turns)
+    foreign = foreign_to_card(np.rot90(features.colour_lab, -turns), colour_cover, config.foreign_min_cover,
+                              config.foreign_min_chroma, config.foreign_red_reach_deg)
+    doubtful = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
+    if "R" in teams:
+        doubtful |= twin_doubts(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, colour_cover,
+                                config.twin_same, config.twin_differs, config.twin_min_cover)
+    return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 
 def unknown_share(board: Board) -> float:
@@ -287,7 +293,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     timer.lap("orient")
     printed = turned(reading, turns)
     if sure_of_top:  # which card lies under each cell is known
-        printed = unknown_where_foreign(printed, features, turns, config)
+        printed = unknown_where_doubtful(printed, prepared, features, turns, teams, config)
 
     lattice_xy = rotate_lattice(lattice, turns)
     if lens is not None:

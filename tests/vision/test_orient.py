@@ -1,7 +1,11 @@
+import cv2
 import numpy as np
 import pytest
 
-from vision.orient import PRINTED_FACE, PRINTED_RED, find_orientation, foreign_to_card, ink_redness, picture_ink
+from referee.board import Board
+from referee.cells import LAYOUT, cells_of
+from vision.orient import (PRINTED_FACE, PRINTED_RED, find_orientation, foreign_to_card, ink_redness, picture_ink,
+                          twin_doubts)
 from vision.read_cells import prepare
 from vision.config import VisionConfig
 from tests.vision.synthetic import CELL, drawn_board
@@ -89,3 +93,54 @@ def test_a_colour_no_number_card_is_printed_in_is_foreign_to_it():
     assert not foreign[23]  # red on the three of diamonds: red ink or a red chip
     assert not foreign[16]  # blue on the king of hearts: a picture may be blue
     assert not foreign[5] and not foreign[0]  # too pale; a corner
+
+
+ACE_OF_HEARTS, ITS_TWIN = cells_of("AH")
+SIDE = 32  # pixels a cell
+
+
+def board_with_art(seed: int = 3) -> np.ndarray:
+    """A Lab board, every card's centre art random but both copies of a card alike."""
+    rng = np.random.default_rng(seed)
+    lab = np.zeros((10 * SIDE, 10 * SIDE, 3), np.float32)
+    for card in set(LAYOUT):
+        art = rng.normal(0, 20, (SIDE, SIDE, 3)).astype(np.float32)
+        for cell in cells_of(card):
+            row, col = divmod(cell, 10)
+            lab[row * SIDE : (row + 1) * SIDE, col * SIDE : (col + 1) * SIDE] = art
+    return lab
+
+
+def with_chip(lab: np.ndarray, cell: int) -> np.ndarray:
+    lab = lab.copy()
+    row, col = divmod(cell, 10)
+    cv2.circle(lab, (int((col + 0.5) * SIDE), int((row + 0.5) * SIDE)), int(0.4 * SIDE), (45.0, 60.0, 40.0), -1)
+    return lab
+
+
+def reading_with(calls: dict[int, str]) -> Board:
+    return Board("".join(calls.get(c, "#" if c in (0, 9, 90, 99) else ".") for c in range(100)))
+
+
+COVERED = np.ones((10, 10), np.float32)  # every disc one colour
+PLAIN_TWIN = np.where(np.arange(100) == ITS_TWIN, 0.0, 1.0).reshape(10, 10)  # the twin's disc shows no colour
+
+
+@pytest.mark.parametrize("lab, calls, cover, doubted", [
+    (board_with_art(), {ACE_OF_HEARTS: "R"}, COVERED, {ACE_OF_HEARTS}),  # a red chip read on art like its twin's
+    (with_chip(board_with_art(), ACE_OF_HEARTS), {ACE_OF_HEARTS: "R"}, COVERED, set()),  # a red chip that is one
+    (with_chip(board_with_art(), ACE_OF_HEARTS), {}, PLAIN_TWIN, {ACE_OF_HEARTS}),  # a chip read as art unlike the twin's
+    # both copies coloured, both read empty, unlike each other: one of them holds a chip, which is not known
+    (with_chip(board_with_art(), ACE_OF_HEARTS), {}, COVERED, {ACE_OF_HEARTS, ITS_TWIN}),
+    (board_with_art(), {}, COVERED, set()),  # art like the twin's, read as art
+    (with_chip(board_with_art(), ACE_OF_HEARTS), {ITS_TWIN: "B"}, COVERED, set()),  # the twin holds a chip: it cannot tell
+], ids=["chip like twin", "chip unlike twin", "empty unlike plain twin", "both coloured", "empty like twin",
+        "twin covered"])
+def test_a_red_card_is_doubted_where_its_printed_twin_contradicts_the_call(lab, calls, cover, doubted):
+    doubts = twin_doubts(lab, SIDE, reading_with(calls), cover, 0.8, 0.3, 0.5)
+    assert set(np.flatnonzero(doubts)) == doubted
+
+
+def test_black_cards_are_never_doubted_by_their_twin():
+    spade, _ = cells_of("AS")
+    assert not twin_doubts(board_with_art(), SIDE, reading_with({spade: "R"}), COVERED, 0.8, 0.3, 0.5).any()
