@@ -144,7 +144,8 @@ def likeness(lab: np.ndarray, cell: int, other: int, cell_px: int, reach_px: int
         y, x = (int((k + 0.5) * cell_px) for k in divmod(index, GRID))
         return lab[y - half + dy : y + half + dy, x - half + dx : x + half + dx].reshape(-1, lab.shape[-1])
 
-    mine = centre(cell) - centre(cell).mean(axis=0)
+    mine = centre(cell)
+    mine = mine - mine.mean(axis=0)
     best = -1.0
     for dy in (-reach_px, 0, reach_px):
         for dx in (-reach_px, 0, reach_px):

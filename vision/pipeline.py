@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -184,16 +184,23 @@ def turn_is_clear(best: float, runner_up: float, config: VisionConfig) -> bool:
     return best <= config.max_median_change and runner_up >= config.min_turn_contrast * best + config.min_turn_gap
 
 
+def second_looks(image_bgr: np.ndarray, fitted: list[Candidate], config: VisionConfig) -> Iterator[Candidate]:
+    """The fits the verdict turned down (``fitted``, as ``locate_grid`` left them) that deserve
+    a second look: the likeliest ``max_rescued``, if they scored ``min_rescue_probability`` or
+    more (a fit ruled out scores 0) and lie wholly inside the photo."""
+    height, width = image_bgr.shape[:2]
+    for candidate in sorted(fitted, key=lambda c: -c.score)[: config.max_rescued]:
+        if candidate.score >= config.min_rescue_probability and not cut_off_sides(
+                candidate.lattice_xy, width, height, config.edge_margin_px):
+            yield candidate
+
+
 def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: Profile,
                        config: VisionConfig) -> GridFit | None:
     """One of the fits the no-set-up verdict turned down (``fitted``, as ``locate_grid`` left
     them), kept when the calibrated empty board lies on it cleanly: the calibration vouches for it."""
-    height, width = image_bgr.shape[:2]
-    for candidate in sorted(fitted, key=lambda c: -c.score)[: config.max_rescued]:
+    for candidate in second_looks(image_bgr, fitted, config):
         lattice = candidate.lattice_xy
-        if candidate.score < config.min_rescue_probability or cut_off_sides(lattice, width, height,
-                                                                            config.edge_margin_px):
-            continue
         prepared, features, plain = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams_for(3),
                                                    config)
         matched = match_profile(prepared, features, plain, profile, False, config)
@@ -211,12 +218,8 @@ def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: 
     kept when reading it shows a Sequence board: nearly every cell reads clearly, and the
     cards' ink lies as the printed layout has it, with a wide lead over the other turns and
     over the same grid a cell to any side. A grid of something else shows no such layout."""
-    height, width = image_bgr.shape[:2]
-    doubtful = [c for c in fitted if c.eligible and c.score >= config.min_rescue_probability]
-    for candidate in sorted(doubtful, key=lambda c: -c.score)[: config.max_rescued]:
+    for candidate in second_looks(image_bgr, fitted, config):
         lattice = candidate.lattice_xy
-        if cut_off_sides(lattice, width, height, config.edge_margin_px):
-            continue
         prepared, features, reading = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams, config)
         if unknown_share(reading) > config.max_confirm_unknown_share:
             continue
@@ -239,18 +242,18 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     lens = profile.lens if profile is not None else None
     if lens is not None:
         image_bgr = undistorted(image_bgr, lens)
-    fitted: list[Candidate] = []  # every fit the locator made, for the calibration to look at again
+    teams = teams_for(team_count)
+    fitted: list[Candidate] = []  # every fit the locator made, for a second look
     fit = locate(image_bgr, config) if locate is not None else locate_grid(image_bgr, config, fitted)
     if fit is None and profile is not None:
         fit = rescued_by_profile(image_bgr, fitted, profile, config)
     if fit is None:
-        fit = confirmed_by_reading(image_bgr, fitted, teams_for(team_count), config)
+        fit = confirmed_by_reading(image_bgr, fitted, teams, config)
     if fit is None and profile is not None:  # the board's own artwork finds it behind hands and clutter
         fit = locate_by_reference(image_bgr, profile, config)
     if fit is None:
         raise BoardNotFound(NO_BOARD)
     timer.lap("locate")
-    teams = teams_for(team_count)
     lattice = fit.lattice_xy
     board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
     timer.lap("warp")

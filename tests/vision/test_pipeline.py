@@ -46,10 +46,9 @@ def test_a_grid_read_mostly_as_unknown_is_no_board(monkeypatch, unknown, refused
 
 
 def test_the_calibrated_board_fits_one_turn_when_the_others_are_clearly_worse():
-    config = CONFIG
-    assert turn_is_clear(0.004, 0.103, config)  # corner-index art: blank cards look alike at every turn
-    assert not turn_is_clear(0.04, 0.09, config)  # two turns about as good
-    assert not turn_is_clear(0.15, 0.6, config)  # the board does not lie on this grid at all
+    assert turn_is_clear(0.004, 0.103, CONFIG)  # corner-index art: blank cards look alike at every turn
+    assert not turn_is_clear(0.04, 0.09, CONFIG)  # two turns about as good
+    assert not turn_is_clear(0.15, 0.6, CONFIG)  # the board does not lie on this grid at all
 
 
 DOUBTFUL = replace(CONFIG, min_board_probability=1.01)  # the verdict accepts no fit on its own
