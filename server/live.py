@@ -9,6 +9,9 @@ import time
 from collections import defaultdict
 
 
+CLOSED = ""  # the message that ends a stream
+
+
 class Hub:
     """Per table, the queues of the streams open on it. Used from the event loop only."""
 
@@ -27,6 +30,15 @@ class Hub:
 
     def listeners(self, table_id: str) -> int:
         return len(self._listeners.get(table_id, ()))
+
+    def close(self) -> None:
+        """Ends every stream (the server is stopping): each gets ``CLOSED`` instead of waiting
+        for its next change, so the server need not wait for the phones to hang up."""
+        for queues in self._listeners.values():
+            for queue in queues:
+                if queue.full():
+                    queue.get_nowait()  # a wake-up is worth less than the close
+                queue.put_nowait(CLOSED)
 
     def publish(self, table_id: str, what: str) -> None:
         """Tells every stream of the table that ``what`` changed, and when (for latency checks);

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import subprocess
 import sys
@@ -49,6 +50,7 @@ class Results:
     lock: threading.Lock = field(default_factory=threading.Lock)
     photo_ms: list[float] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)  # status codes of refused photos
+    streams_opened: int = 0
     wakeups: int = 0
     refetch_ms: list[float] = field(default_factory=list)
     delivery_ms: list[float] = field(default_factory=list)  # from the server's publish to a viewer's wake-up
@@ -64,14 +66,19 @@ def percentile(values: list[float], share: float) -> float:
 
 def viewer(base: str, table_id: str, results: Results, stop: threading.Event) -> None:
     """A phone watching the table: holds the live stream, refetches the table on each change."""
-    with httpx.Client(base_url=base, timeout=httpx.Timeout(5.0, read=2.0)) as client:
+    # as a phone's EventSource does: wait through quiet spells (the server's heartbeat comes
+    # every 15 s); a viewer that gave up sooner missed the changes made while it reconnected
+    with httpx.Client(base_url=base, timeout=httpx.Timeout(5.0, read=30.0)) as client:
         while not stop.is_set():
             try:
                 with client.stream("GET", f"/api/tables/{table_id}/stream") as stream:
                     for line in stream.iter_lines():
                         if stop.is_set():
                             return
-                        if line.startswith("data:") and '"what"' in line:
+                        if line == "event: hello":
+                            with results.lock:
+                                results.streams_opened += 1
+                        elif line.startswith("data:") and '"what"' in line:
                             delivered_ms = (time.time() - json.loads(line[5:])["t"]) * 1000
                             start = time.perf_counter()
                             client.get(f"/api/tables/{table_id}").raise_for_status()
@@ -129,7 +136,7 @@ def serve_in_subprocess(db_path: Path) -> Iterator[tuple[str, subprocess.Popen]]
         wait_until_up(base, server)
         yield base, server
     finally:
-        server.terminate()
+        server.send_signal(signal.SIGINT)  # as Ctrl+C: the server stops its readers before it exits
         server.wait(timeout=10)
 
 
@@ -144,7 +151,9 @@ def run(photos_count: int, senders: int, viewers: int, max_seconds: float) -> Re
                         for _ in range(viewers)]
             for thread in watchers:
                 thread.start()
-            time.sleep(1.0)  # let every viewer connect
+            connect_by = time.monotonic() + START_TIMEOUT_S
+            while results.streams_opened < viewers and time.monotonic() < connect_by:
+                time.sleep(0.05)  # every viewer listening before the first photo
             queue = list(range(photos_count))
             deadline = time.monotonic() + max_seconds
             start = time.perf_counter()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 import uvicorn
 
 from server.app import create_app
+from server.live import Hub
 from server.routers.tables import join_path
 from server.settings import default_db_path
 from server.store import StoreError
@@ -17,6 +20,23 @@ from server.workers import stop_workers
 
 EXIT_OK, EXIT_USAGE = 0, 2
 ALL_INTERFACES = ("0.0.0.0", "::")
+STOP_GRACE_S = 2  # seconds open requests get to finish when the server stops
+
+
+class TableServer(uvicorn.Server):
+    """uvicorn's server that, asked to stop (Ctrl+C), first ends the phones' live streams:
+    they stay open for good, and uvicorn would wait for every phone to hang up."""
+
+    def __init__(self, config: uvicorn.Config, hub: Hub) -> None:
+        super().__init__(config)
+        self.hub = hub
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        try:
+            asyncio.get_running_loop().call_soon_threadsafe(self.hub.close)
+        except RuntimeError:
+            pass  # not serving yet: no stream to end
+        super().handle_exit(sig, frame)
 
 
 def lan_address() -> str | None:
@@ -67,7 +87,11 @@ def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | N
         print("Only this computer can reach it. For the phones on your Wi-Fi, add --host 0.0.0.0.", file=out)
     out.flush()
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", **ssl)
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                timeout_graceful_shutdown=STOP_GRACE_S, **ssl)
+        TableServer(config, app.state.hub).run()
+    except KeyboardInterrupt:
+        pass  # Ctrl+C: the way to stop the server
     finally:
         stop_workers()
     return EXIT_OK

@@ -19,6 +19,7 @@ from server.reading import team_splits
 from server.schemas import CreatedTableOut, LinksOut, TableOut, TableSettingsIn
 from server.settings import ServerSettings
 from server.store import Store, TableRow
+from server.live import CLOSED
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -124,6 +125,8 @@ async def stream(table: TableDep, request: Request, hub: HubDep, settings: Setti
                 except asyncio.TimeoutError:
                     yield ": still here\n\n"
                     continue
+                if what == CLOSED:
+                    return
                 yield f"event: change\ndata: {what}\n\n"
         finally:
             hub.leave(table.id, queue)

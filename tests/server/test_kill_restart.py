@@ -17,25 +17,10 @@ import httpx
 
 from seqcam.samples import SAMPLE_DIR
 from server.local import free_port
+from tests.server.conftest import start_server
 
-START_S = 30.0  # a bound for the server to come up, not a speed check
 PHOTOS_BEFORE = ("sample_01.jpg", "sample_03.jpg")
 PHOTO_IN_FLIGHT, PHOTO_AFTER = "sample_04.jpg", "sample_05.jpg"
-
-
-def start_server(db: Path, port: int) -> subprocess.Popen:
-    server = subprocess.Popen([sys.executable, "-m", "seqcam.cli", "serve", "--port", str(port), "--db", str(db)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + START_S
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "seqcam serve stopped on its own"
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/setup", timeout=1.0)
-            return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    server.kill()
-    raise AssertionError("seqcam serve did not come up")
 
 
 def send(client: httpx.Client, table: dict, name: str) -> httpx.Response:

@@ -1,7 +1,7 @@
 import asyncio
 import json
 
-from server.live import Hub
+from server.live import CLOSED, Hub
 
 
 def test_a_change_wakes_every_phone_of_that_table_only() -> None:
@@ -27,5 +27,19 @@ def test_a_phone_too_slow_to_read_misses_wake_ups_not_the_server() -> None:
         for _ in range(100):
             hub.publish("a", "photo")  # never blocks, never raises
         assert slow.full()
+
+    asyncio.run(scenario())
+
+
+def test_closing_ends_every_stream_even_one_whose_queue_is_full() -> None:
+    async def scenario() -> None:
+        hub = Hub()
+        idle, slow = hub.listen("a"), hub.listen("b")
+        for _ in range(100):
+            hub.publish("b", "photo")
+        hub.close()
+        assert await idle.get() == CLOSED
+        drained = [slow.get_nowait() for _ in range(slow.qsize())]
+        assert drained[-1] == CLOSED and CLOSED not in drained[:-1]
 
     asyncio.run(scenario())
