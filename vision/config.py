@@ -108,6 +108,7 @@ class VisionConfig:
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
     colour_separation: float = 1.8  # the next team must be this many times further away
+    red_art_min_cover: float = 0.6  # with no red team, an unsure disc this much clear red is card art (read_cells.red_ink)
 
     # moving the grid onto the chips read (vision/chip_grid.py)
     shift_min_chips: int = 4  # fewer chips than this say nothing about the grid

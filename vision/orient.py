@@ -20,7 +20,7 @@ import numpy as np
 
 from referee.board import EMPTY, Board
 from referee.cells import CORNER, LAYOUT, RED_SUITS, cells_of
-from vision.read_cells import hue_gap
+from vision.read_cells import RED_INK_HUE_DEG, hue_gap
 
 GRID = 10
 # +1 where the printed card is red, -1 where black, 0 on the corners
@@ -39,7 +39,6 @@ PICTURE_MIN_B = 12.0  # |b*| of blue or yellow picture ink (suit ink is red, a* 
 # cards and their outlines are dark ink on every card, and on small or blurred pips they
 # outweighed the suit's colour (true corners, three dev sets: 9 of 656 boards turned, 1 after)
 INK_EDGE_BAND = 0.1
-RED_INK_HUE_DEG = 25.0  # Lab hue angle of red suit ink (and of red chips: a red disc on a red card may be either)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from vision.config import VisionConfig
 
 GRID = 10
 TEAM_HUES_DEG = {"R": 25.0, "G": 140.0, "B": 285.0}  # Lab hue angle of typical chips
+RED_INK_HUE_DEG = 25.0  # Lab hue angle of red suit ink (and of red chips: a red disc on a red card may be either)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +277,14 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
     return cover[centres_yx[..., 0], centres_yx[..., 1]]
 
 
+def red_ink(colour_lab: np.ndarray, colour_cover: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """(10, 10) True where a cell's disc is mostly one clear colour with the hue of red suit ink."""
+    a, b = colour_lab[..., 1], colour_lab[..., 2]
+    hue = np.degrees(np.arctan2(b, a)) % 360
+    return ((colour_cover >= config.red_art_min_cover) & (np.hypot(a, b) >= config.foreign_min_chroma)
+            & (hue_gap(hue, RED_INK_HUE_DEG) <= config.foreign_red_reach_deg))
+
+
 def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarray:
     """(N, 3) cell model probabilities -> (N,) the index in CLASSES of each call, -1 if unsure.
 
@@ -301,6 +310,11 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     board located a third of a cell off then hid real chips.)"""
     calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
+    # with no red chips in play, a clear red disc the model cannot place is printed art (an
+    # ace's big heart or diamond); calls the model is sure of stay: a forgotten --teams 3
+    # shows its red chips as '?', never as empty cards
+    red_art = (red_ink(features.colour_lab, features.colour_cover, config) if "R" not in teams
+               else np.zeros((GRID, GRID), bool)).reshape(-1)
     kinds = []
     for index in range(GRID * GRID):
         kind = CLASSES[calls[index]] if calls[index] >= 0 else "unsure"
@@ -308,6 +322,8 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
             kinds.append(CORNER_MARK)
         elif kind == "unsure" and change is not None and changed[index] < config.unsure_empty_change:
             kinds.append(EMPTY)  # calibrated: the disc looks just as the empty board printed it
+        elif kind == "unsure" and red_art[index]:
+            kinds.append(EMPTY)
         elif kind in ("unsure", "hidden"):
             kinds.append(UNKNOWN)
         elif kind == "chip":

@@ -50,14 +50,33 @@ def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merel
     assert [CLASSES[c] if c >= 0 else "unsure" for c in calls] == ["empty", "unsure", "chip", "hidden"]
 
 
-def test_with_a_calibration_an_unsure_cell_that_looks_as_printed_is_empty():
-    class Unsure:  # the cell model torn between chip and empty on every cell
-        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-            return np.tile([0.3, 0.7, 0.0], (len(matrix), 1))
+class Unsure:  # the cell model torn between chip and empty on every cell
+    def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+        return np.tile([0.3, 0.7, 0.0], (len(matrix), 1))
 
+
+def plain_features(colour_lab: np.ndarray | None = None, colour_cover: np.ndarray | None = None) -> CellFeatures:
     zeros = np.zeros((10, 10), np.float32)
-    features = CellFeatures(zeros, zeros, zeros, zeros, zeros, np.zeros((10, 10, 3), np.float32), zeros, zeros,
-                            zeros, zeros, np.zeros((10, 10, 2), np.float32))
+    colour_lab = np.zeros((10, 10, 3), np.float32) if colour_lab is None else colour_lab
+    return CellFeatures(zeros, zeros, zeros if colour_cover is None else colour_cover, zeros, zeros, colour_lab,
+                        zeros, zeros, zeros, zeros, np.zeros((10, 10, 2), np.float32))
+
+
+def test_with_no_red_team_an_unsure_clear_red_disc_is_card_art():
+    lab = np.zeros((10, 10, 3), np.float32)
+    cover = np.zeros((10, 10), np.float32)
+    lab[1, 5], cover[1, 5] = (45, 55, 25), 0.9  # an ace's big heart
+    lab[4, 6], cover[4, 6] = (45, 55, 25), 0.3  # a little red: not clear enough
+    lab[2, 2], cover[2, 2] = (45, -45, 35), 0.9  # clear green: may be a green chip
+    two_teams = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Unsure())
+    three_teams = classify(plain_features(lab, cover), ("B", "G", "R"), CONFIG, model=Unsure())
+    assert two_teams[15] == "." and two_teams[46] == "?" and two_teams[22] == "?"
+    assert two_teams.cells.count("?") == 95
+    assert three_teams.cells.count("?") == 96  # with red chips in play the heart may be one
+
+
+def test_with_a_calibration_an_unsure_cell_that_looks_as_printed_is_empty():
+    features = plain_features()
     change = np.full((10, 10), 0.9, np.float32)  # most discs look unlike the empty board...
     change[3, 4] = 0.05  # ...this one just as it was printed
     calibrated = classify(features, ("B", "G"), CONFIG, model=Unsure(), change=change)
