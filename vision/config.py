@@ -152,3 +152,4 @@ class VisionConfig:
     twin_same: float = 0.8  # a red chip read where the twin looks this alike is art
     twin_differs: float = 0.3  # a coloured disc read empty where the twin looks this little alike is a chip ...
     twin_min_cover: float = 0.5  # ... when this much of the disc is one colour
+    twin_art: float = 0.9  # a red card read '?' whose empty twin looks this alike is empty (red chips: 0.77 at most)

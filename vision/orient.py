@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from referee.board import EMPTY, Board
+from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import CORNER, LAYOUT, RED_SUITS, cells_of
 from vision.read_cells import RED_INK_HUE_DEG, hue_gap
 
@@ -173,6 +173,20 @@ def twin_doubts(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.
         elif reading[cell] == EMPTY and cover[cell] >= min_cover:
             doubts[cell] = likeness(lab, cell, twin, cell_px) <= differs
     return doubts.reshape(GRID, GRID)
+
+
+def twin_art(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.ndarray, same: float,
+             min_cover: float) -> np.ndarray:
+    """(10, 10) True on the red cards read '?' whose disc is mostly one colour and whose other
+    printed copy, read empty, looks just the same (likeness ``same`` or more): the colour is
+    the card's art (an ace's heart), not a chip (all in the printed orientation)."""
+    art = np.zeros(GRID * GRID, bool)
+    cover = colour_cover.reshape(-1)
+    for cell, twin in enumerate(TWIN):
+        if (twin >= 0 and PRINTED_RED.reshape(-1)[cell] > 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY
+                and cover[cell] >= min_cover):
+            art[cell] = likeness(lab, cell, twin, cell_px) >= same
+    return art.reshape(GRID, GRID)
 
 
 def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover: float, min_chroma: float,

@@ -27,7 +27,7 @@ from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
 from vision.locate_reference import locate_by_reference
 from vision.orient import (Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink, register_lead,
-                           twin_doubts)
+                           twin_art, twin_doubts)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, outer_corners, rotate_lattice, shifted_lattice, warp_board
@@ -127,6 +127,15 @@ def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: Ce
         doubtful |= twin_doubts(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, colour_cover,
                                 config.twin_same, config.twin_differs, config.twin_min_cover)
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
+
+
+def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
+                           config: VisionConfig) -> Board:
+    """``printed`` with the '?' read empty where their red card's printed twin, read empty,
+    looks just the same (``orient.twin_art``)."""
+    art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, np.rot90(features.colour_cover, -turns),
+                   config.twin_art, config.twin_min_cover)
+    return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
 def unknown_share(board: Board) -> float:
@@ -297,6 +306,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     printed = turned(reading, turns)
     if sure_of_top:  # which card lies under each cell is known
         printed = unknown_where_doubtful(printed, prepared, features, turns, teams, config)
+        printed = empty_where_twin_alike(printed, prepared, features, turns, config)
 
     lattice_xy = rotate_lattice(lattice, turns)
     if lens is not None:

@@ -5,7 +5,7 @@ import pytest
 from referee.board import Board
 from referee.cells import LAYOUT, cells_of
 from vision.orient import (PRINTED_FACE, PRINTED_RED, find_orientation, foreign_to_card, ink_redness, picture_ink,
-                          twin_doubts)
+                          twin_art, twin_doubts)
 from vision.read_cells import prepare
 from vision.config import VisionConfig
 from tests.vision.synthetic import CELL, drawn_board
@@ -144,3 +144,18 @@ def test_a_red_card_is_doubted_where_its_printed_twin_contradicts_the_call(lab, 
 def test_black_cards_are_never_doubted_by_their_twin():
     spade, _ = cells_of("AS")
     assert not twin_doubts(board_with_art(), SIDE, reading_with({spade: "R"}), COVERED, 0.8, 0.3, 0.5).any()
+
+
+@pytest.mark.parametrize("lab, calls, art", [
+    (board_with_art(), {ACE_OF_HEARTS: "?"}, {ACE_OF_HEARTS}),  # unsure, but just like its empty twin: art
+    (with_chip(board_with_art(), ACE_OF_HEARTS), {ACE_OF_HEARTS: "?"}, set()),  # a chip covers the art
+    (board_with_art(), {ACE_OF_HEARTS: "?", ITS_TWIN: "?"}, set()),  # the twin may hold a chip too
+    (board_with_art(), {ACE_OF_HEARTS: "R"}, set()),  # only '?' is settled here
+], ids=["like empty twin", "chip unlike twin", "twin unread", "not a ?"])
+def test_a_red_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, calls, art):
+    assert set(np.flatnonzero(twin_art(lab, SIDE, reading_with(calls), COVERED, 0.9, 0.5))) == art
+
+
+def test_black_cards_are_never_settled_by_their_twin():
+    spade, _ = cells_of("AS")
+    assert not twin_art(board_with_art(), SIDE, reading_with({spade: "?"}), COVERED, 0.9, 0.5).any()
