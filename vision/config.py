@@ -46,6 +46,7 @@ class VisionConfig:
     art_strip: float = 0.5
     min_paper_step: float = 0.4  # a coloured border ends the paper with at least this step
     max_extra_paper: float = 0.3  # paper wider than 10 cells plus this: a white border, use the art
+    min_cell_activity: float = 0.3  # a placed row this blank against the others' median is the margin: use the art
     min_line_sharpness: float = 1.0
     max_line_shift: float = 0.3
     refine_cell_px: int = 24  # cell size the lines are measured at

@@ -75,7 +75,8 @@ def place_settings(config: VisionConfig) -> PlaceSettings:
                          period_slack=config.period_slack, pitch_slack=config.pitch_slack,
                          pitch_steps=config.pitch_steps, paper_strip=config.paper_strip, art_strip=config.art_strip,
                          min_paper_step=config.min_paper_step, max_extra_paper=config.max_extra_paper,
-                         min_line_sharpness=config.min_line_sharpness, max_line_shift=config.max_line_shift)
+                         min_line_sharpness=config.min_line_sharpness, max_line_shift=config.max_line_shift,
+                         min_cell_activity=config.min_cell_activity)
 
 
 @dataclass(frozen=True, slots=True)

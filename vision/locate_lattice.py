@@ -413,6 +413,21 @@ def line_phase(line: np.ndarray, pitch: float, lo: int, hi: int, min_sharpness: 
     return (k + _parabola(ring, 1)) % p
 
 
+def has_blank_cell(activity: np.ndarray, first: float, pitch: float, seen: np.ndarray, min_share: float) -> bool:
+    """Whether a row (column) of the 10 placed from ``first`` that lies in the photo is nearly
+    blank (mean ``activity`` under ``min_share`` of the rows' median): every row of a board
+    holds card borders and art, a blank one is the board's margin. (Rows of chips and card
+    gaps alternate like paper and a border: on a board full of chips, with one end outside
+    the photo, the paper's edge was taken a cell or two inside the grid.)"""
+    means = []
+    for k in range(GRID):
+        a, b = max(0, int(round(first + k * pitch))), min(len(activity), int(round(first + (k + 1) * pitch)))
+        inside = seen[a:b]
+        if b - a > 0 and inside.sum() >= pitch / 2:  # the part of the row in the photo, if half of it is
+            means.append(float(activity[a:b][inside].mean()))
+    return len(means) > 2 and min(means) < min_share * float(np.median(means))
+
+
 def place_axis(paper: np.ndarray, activity: np.ndarray, line: np.ndarray, cell_px: int,
                centre: tuple[int, int], settings: "PlaceSettings", seen: np.ndarray) -> AxisPlacement:
     """Line 0 and the pitch along one axis (x; pass transposed images for y) of an aligned
@@ -424,7 +439,8 @@ def place_axis(paper: np.ndarray, activity: np.ndarray, line: np.ndarray, cell_p
     art_step = 0.0
     width = plateau_width(paper, centre, settings.paper_strip * period, seen)
     wide = width is not None and width / pitch > GRID + settings.max_extra_paper
-    art_path = paper_step < settings.min_paper_step or wide
+    art_path = paper_step < settings.min_paper_step or wide or has_blank_cell(activity, first, pitch, seen,
+                                                                             settings.min_cell_activity)
     if art_path:
         # no coloured border to end the paper: the art says where the cells are, visible
         # borders say exactly where
@@ -452,6 +468,7 @@ class PlaceSettings:
     max_extra_paper: float
     min_line_sharpness: float
     max_line_shift: float
+    min_cell_activity: float
 
 
 @dataclass(frozen=True, slots=True)

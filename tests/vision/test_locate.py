@@ -12,8 +12,9 @@ import pytest
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate import GridFit, cut_off_message, fitted_candidates, locate_grid
-from vision.locate_lattice import GRID_CORNERS, Pyramid, apply_homography, centre_step, grid_homography
+from vision.locate import GridFit, cut_off_message, fitted_candidates, locate_grid, place_settings
+from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, grid_homography, has_blank_cell,
+                                   place_axis)
 from vision.locate_propose import outline_quads
 from vision.render import RenderConfig, render
 
@@ -192,3 +193,25 @@ def test_the_centre_step_puts_a_fit_a_third_of_a_cell_off_onto_the_card_centres(
         fit = centre_step(pyramid, fit, CONFIG.centre_cell_px, CONFIG.centre_half_window, CONFIG.centre_reach,
                           CONFIG.centre_keep_share)
     assert corner_error_cells(apply_homography(fit, GRID_CORNERS), true_corners) < 0.08
+
+
+
+def test_a_crowded_board_whose_margin_runs_off_the_photo_is_placed_on_its_cells():
+    # profiles across the rows of an aligned rectification (16 px cells, the grid from 48 to
+    # 208), as measured on a rendered video frame late in a game: rows of chips (not paper)
+    # and the white gaps between them alternate like paper and a coloured border; below the
+    # grid a plain grey margin, then the photo's edge. The paper's edge was once taken there,
+    # a couple of rows inside the grid
+    cell, first, n, photo_end = 16, 48, 256, 233
+    y = np.arange(n)
+    inside = (y >= first) & (y < first + 10 * cell)
+    gaps = np.cos(2 * np.pi * (y - first) / cell)  # +1 on the gaps between chips, -1 on the chips
+    paper = np.where(inside, 0.05 + 0.75 * gaps, np.where(y < first, 0.38, 0.5)).astype(np.float32)
+    activity = np.where(inside, 1.0 + 0.4 * np.abs(gaps), 0.05).astype(np.float32)
+    line = np.where(inside & ((y - first) % cell == 0), 1.0, 0.1).astype(np.float32)
+    seen = y < photo_end
+    settings = place_settings(CONFIG)
+    placed = place_axis(paper, activity, line, cell, (cell * 4, cell * 12), settings, seen)
+    assert not placed.outline and abs(placed.first - first) < 0.25 * cell and abs(placed.pitch - cell) < 0.5
+    assert has_blank_cell(activity, first + 2 * cell, cell, seen, settings.min_cell_activity)
+    assert not has_blank_cell(activity, first, cell, seen, settings.min_cell_activity)
