@@ -310,6 +310,9 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     board located a third of a cell off then hid real chips.)"""
     calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
+    # a disc flat white (glare, overexposure) may hide a chip as well as a blank card centre:
+    # looking as printed proves nothing there
+    washed = (features.texture < config.washed_out_texture).reshape(-1)
     # with no red chips in play, a clear red disc the model cannot place is printed art (an
     # ace's big heart or diamond); calls the model is sure of stay: a forgotten --teams 3
     # shows its red chips as '?', never as empty cards
@@ -320,7 +323,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
         kind = CLASSES[calls[index]] if calls[index] >= 0 else "unsure"
         if index in CORNERS:
             kinds.append(CORNER_MARK)
-        elif kind == "unsure" and change is not None and changed[index] < config.unsure_empty_change:
+        elif kind == "unsure" and change is not None and changed[index] < config.unsure_empty_change and not washed[index]:
             kinds.append(EMPTY)  # calibrated: the disc looks just as the empty board printed it
         elif kind == "unsure" and red_art[index]:
             kinds.append(EMPTY)
