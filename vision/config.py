@@ -109,6 +109,11 @@ class VisionConfig:
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
     colour_separation: float = 1.8  # the next team must be this many times further away
+    # a chip whose colour is nowhere near its team's (washed out, in shade) may still be given
+    # the team whose hue is clearly nearest, when the disc is mostly this one colour
+    hue_min_cover: float = 0.5
+    hue_min_chroma: float = 15.0
+    hue_reach_deg: float = 50.0
     red_art_min_cover: float = 0.6  # with no red team, an unsure disc this much clear red is card art (read_cells.red_ink)
 
     # moving the grid onto the chips read (vision/chip_grid.py)

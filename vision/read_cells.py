@@ -337,8 +337,11 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
     calibrated = {team: np.float32(chip_ab[team]) for team in teams if chip_ab and team in chip_ab}
     centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[chips], teams, config)
+    covers = features.colour_cover.reshape(-1)
     for index in chips:
         kinds[index] = _team_of(colours_ab[index], centres, config)
+        if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover:
+            kinds[index] = _team_by_hue(colours_ab[index], centres, config)
     return Board("".join(kinds))
 
 
@@ -352,6 +355,20 @@ def _team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: Visi
     second = ranked[1][0] if len(ranked) > 1 else np.inf
     reach = max(config.colour_reach, config.colour_reach_share * float(np.linalg.norm(centres[team])))
     if best > reach or second < config.colour_separation * best:
+        return UNKNOWN
+    return team
+
+
+def _team_by_hue(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> str:
+    """For a chip too pale or too dark for its team's colour (glare, shade): the team whose
+    hue is clearly nearest, or UNKNOWN. Never red: red suit ink has a red chip's hue."""
+    if float(np.linalg.norm(colour_ab)) < config.hue_min_chroma:
+        return UNKNOWN
+    hue = float(np.degrees(np.arctan2(colour_ab[1], colour_ab[0]))) % 360
+    gaps = sorted((float(hue_gap(hue, np.degrees(np.arctan2(centre[1], centre[0])) % 360)), team)
+                  for team, centre in centres.items())
+    (best, team), second = gaps[0], (gaps[1][0] if len(gaps) > 1 else 180.0)
+    if team == "R" or best > config.hue_reach_deg or second < config.colour_separation * best:
         return UNKNOWN
     return team
 

@@ -87,3 +87,20 @@ def test_with_a_calibration_an_unsure_cell_that_looks_as_printed_is_empty_unless
     plain = classify(features, ("B", "G"), CONFIG, model=Unsure())
     assert calibrated[34] == "." and calibrated[55] == "?" and calibrated.cells.count("?") == 95
     assert plain.cells.count("?") == 96
+
+
+def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
+    class Chips:  # the cell model sure of a chip on every cell
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            return np.tile([0.98, 0.02, 0.0], (len(matrix), 1))
+
+    lab = np.zeros((10, 10, 3), np.float32)
+    cover = np.full((10, 10), 0.9, np.float32)
+    lab[..., 1:] = (50, 25)  # a clear red: red chips, for the other cells
+    lab[1, 1] = (88, 2, -19)  # a blue chip under glare: far paler than the blue chips
+    lab[2, 2] = (88, -14, 9)  # a pale green chip
+    lab[3, 3] = (88, 16, 8)  # a pale red disc: a red chip or red suit ink
+    lab[4, 4], cover[4, 4] = (88, 2, -19), 0.2  # pale blue, but only a fifth of the disc
+    chip_ab = {"B": (5.0, -45.0), "G": (-40.0, 30.0), "R": (50.0, 25.0)}
+    reading = classify(plain_features(lab, cover), ("B", "G", "R"), CONFIG, model=Chips(), chip_ab=chip_ab)
+    assert [reading[i] for i in (11, 22, 33, 44)] == ["B", "G", "?", "?"]
