@@ -20,7 +20,7 @@ import numpy as np
 
 from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import CORNER, LAYOUT, RED_SUITS, cells_of
-from vision.read_cells import RED_INK_HUE_DEG, hue_gap
+from vision.read_cells import red_hued
 
 GRID = 10
 # +1 where the printed card is red, -1 where black, 0 on the corners
@@ -196,9 +196,6 @@ def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover:
     printed in red or black ink only, whatever the edition: a blue or green disc on it, or
     any clear colour on a spade or a club, is a chip, not art. Queens and kings (pictures of
     every colour) and the corners are never flagged."""
-    a, b = colour_lab[..., 1], colour_lab[..., 2]
-    clear = (colour_cover >= min_cover) & (np.hypot(a, b) >= min_chroma)
-    hue = np.degrees(np.arctan2(b, a)) % 360
-    red_like = hue_gap(hue, RED_INK_HUE_DEG) <= red_reach_deg
-    may_be_red_ink = (PRINTED_RED > 0) & red_like
+    clear = (colour_cover >= min_cover) & (np.hypot(colour_lab[..., 1], colour_lab[..., 2]) >= min_chroma)
+    may_be_red_ink = (PRINTED_RED > 0) & red_hued(colour_lab, red_reach_deg)
     return _CARD & ~_FACE & clear & ~may_be_red_ink

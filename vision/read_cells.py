@@ -277,12 +277,17 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
     return cover[centres_yx[..., 0], centres_yx[..., 1]]
 
 
+def red_hued(colour_lab: np.ndarray, reach_deg: float) -> np.ndarray:
+    """True where a Lab colour's hue lies within ``reach_deg`` of red suit ink's."""
+    hue = np.degrees(np.arctan2(colour_lab[..., 2], colour_lab[..., 1])) % 360
+    return hue_gap(hue, RED_INK_HUE_DEG) <= reach_deg
+
+
 def red_ink(colour_lab: np.ndarray, colour_cover: np.ndarray, config: VisionConfig) -> np.ndarray:
     """(10, 10) True where a cell's disc is mostly one clear colour with the hue of red suit ink."""
-    a, b = colour_lab[..., 1], colour_lab[..., 2]
-    hue = np.degrees(np.arctan2(b, a)) % 360
-    return ((colour_cover >= config.red_art_min_cover) & (np.hypot(a, b) >= config.foreign_min_chroma)
-            & (hue_gap(hue, RED_INK_HUE_DEG) <= config.foreign_red_reach_deg))
+    chroma = np.hypot(colour_lab[..., 1], colour_lab[..., 2])
+    return ((colour_cover >= config.red_art_min_cover) & (chroma >= config.foreign_min_chroma)
+            & red_hued(colour_lab, config.foreign_red_reach_deg))
 
 
 def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarray:
