@@ -14,6 +14,7 @@ Chips and hidden cells abstain.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -156,6 +157,13 @@ def likeness(lab: np.ndarray, cell: int, other: int, cell_px: int, reach_px: int
     return best
 
 
+def _red_cards_with_empty_twin(reading: Board) -> Iterator[tuple[int, int]]:
+    """(cell, twin) for every red card whose other printed copy reads empty."""
+    for cell, twin in enumerate(TWIN):
+        if twin >= 0 and PRINTED_RED.reshape(-1)[cell] > 0 and reading[twin] == EMPTY:
+            yield cell, twin
+
+
 def twin_doubts(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.ndarray, same: float,
                 differs: float, min_cover: float) -> np.ndarray:
     """(10, 10) True on the red cards whose call the card's other printed copy contradicts
@@ -165,9 +173,7 @@ def twin_doubts(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.
     read as empty art where the empty twin looks different (``differs`` or less) is a chip."""
     doubts = np.zeros(GRID * GRID, bool)
     cover = colour_cover.reshape(-1)
-    for cell, twin in enumerate(TWIN):
-        if twin < 0 or PRINTED_RED.reshape(-1)[cell] <= 0 or reading[twin] != EMPTY:
-            continue
+    for cell, twin in _red_cards_with_empty_twin(reading):
         if reading[cell] == "R":
             doubts[cell] = likeness(lab, cell, twin, cell_px) >= same
         elif reading[cell] == EMPTY and cover[cell] >= min_cover:
@@ -182,9 +188,8 @@ def twin_art(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.nda
     the card's art (an ace's heart), not a chip (all in the printed orientation)."""
     art = np.zeros(GRID * GRID, bool)
     cover = colour_cover.reshape(-1)
-    for cell, twin in enumerate(TWIN):
-        if (twin >= 0 and PRINTED_RED.reshape(-1)[cell] > 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY
-                and cover[cell] >= min_cover):
+    for cell, twin in _red_cards_with_empty_twin(reading):
+        if reading[cell] == UNKNOWN and cover[cell] >= min_cover:
             art[cell] = likeness(lab, cell, twin, cell_px) >= same
     return art.reshape(GRID, GRID)
 

@@ -243,11 +243,16 @@ def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config:
         distances = np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names])
         nearest = distances.argmin(axis=0)
         for i, team in enumerate(names):
-            hue_gaps = hue_gap(np.degrees(np.arctan2(colours_ab[:, 1], colours_ab[:, 0])) % 360, TEAM_HUES_DEG[team])
+            hue_gaps = hue_gap(hue_deg(colours_ab), TEAM_HUES_DEG[team])
             members = colours_ab[(nearest == i) & (hue_gaps < config.team_hue_reach_deg)]
             if len(members):
                 centres[team] = members.mean(axis=0)
     return centres
+
+
+def hue_deg(colour_ab: np.ndarray) -> np.ndarray:
+    """Lab hue angle (degrees, 0 to 360) of (..., 2) colours (a, b)."""
+    return np.degrees(np.arctan2(colour_ab[..., 1], colour_ab[..., 0])) % 360
 
 
 def hue_gap(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
@@ -279,8 +284,7 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
 
 def red_hued(colour_lab: np.ndarray, reach_deg: float) -> np.ndarray:
     """True where a Lab colour's hue lies within ``reach_deg`` of red suit ink's."""
-    hue = np.degrees(np.arctan2(colour_lab[..., 2], colour_lab[..., 1])) % 360
-    return hue_gap(hue, RED_INK_HUE_DEG) <= reach_deg
+    return hue_gap(hue_deg(colour_lab[..., 1:]), RED_INK_HUE_DEG) <= reach_deg
 
 
 def red_ink(colour_lab: np.ndarray, colour_cover: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -369,9 +373,7 @@ def _team_by_hue(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: 
     hue is clearly nearest, or UNKNOWN. Never red: red suit ink has a red chip's hue."""
     if float(np.linalg.norm(colour_ab)) < config.hue_min_chroma:
         return UNKNOWN
-    hue = float(np.degrees(np.arctan2(colour_ab[1], colour_ab[0]))) % 360
-    gaps = sorted((float(hue_gap(hue, np.degrees(np.arctan2(centre[1], centre[0])) % 360)), team)
-                  for team, centre in centres.items())
+    gaps = sorted((float(hue_gap(hue_deg(colour_ab), hue_deg(centre))), team) for team, centre in centres.items())
     (best, team), second = gaps[0], (gaps[1][0] if len(gaps) > 1 else 180.0)
     if team == "R" or best > config.hue_reach_deg or second < config.colour_separation * best:
         return UNKNOWN

@@ -15,11 +15,11 @@ from fastapi.responses import Response, StreamingResponse
 from referee.cells import teams_for, win_target
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
+from server.live import CLOSED
 from server.reading import team_splits
 from server.schemas import CreatedTableOut, LinksOut, TableOut, TableSettingsIn
 from server.settings import ServerSettings
 from server.store import Store, TableRow
-from server.live import CLOSED
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from contextlib import closing
