@@ -242,9 +242,11 @@ def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: 
 
 
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
-                  locate: Locator | None = None, profile: Profile | None = None) -> Analysis:
+                  locate: Locator | None = None, profile: Profile | None = None,
+                  fitted: list[Candidate] | None = None) -> Analysis:
     """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
-    or BoardCutOff when there is no whole board."""
+    or BoardCutOff when there is no whole board. ``fitted`` collects every fit the locator
+    made (for a caller with more evidence: a tracker that saw the same fit before)."""
     config = config or VisionConfig()
     timer = _Timer()
     height, width = image_bgr.shape[:2]
@@ -252,7 +254,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if lens is not None:
         image_bgr = undistorted(image_bgr, lens)
     teams = teams_for(team_count)
-    fitted: list[Candidate] = []  # every fit the locator made, for a second look
+    fitted = fitted if fitted is not None else []  # every fit the locator made, for a second look
     fit = locate(image_bgr, config) if locate is not None else locate_grid(image_bgr, config, fitted)
     if fit is None and profile is not None:
         fit = rescued_by_profile(image_bgr, fitted, profile, config)

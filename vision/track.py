@@ -36,8 +36,9 @@ import numpy as np
 from referee.board import UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import VisionError, VisionWarning
-from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, turned
+from vision.errors import BoardNotFound, VisionError, VisionWarning
+from vision.locate import Candidate, GridFit
+from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, second_looks, turned
 from vision.profile import Profile
 from vision.warp import GRID, outer_corners, rotate_lattice
 
@@ -63,7 +64,7 @@ class TrackConfig:
     hand_cells: int = 3  # more cells than this changing at once are hands, not a move
     hand_ring_share: float = 0.05  # share of ring blocks changed: something reaches over the edge
     doubt_share: float = 0.5  # more of the grid changed than this: the view itself is in doubt
-    relocate_after_s: float = 0.5  # the picture still this long before the view is fitted again
+    relocate_after_s: float = 0.3  # the picture still this long before the view is fitted again
     relocate_every_s: float = 0.4  # and at most this often
     lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
     trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
@@ -74,6 +75,8 @@ class TrackConfig:
     max_fresh_changes: int = 2  # right after a new lattice, more differences than this are misreadings
     min_agreement: float = 0.9  # a board located again must read like the board known (share of cells read)
     min_cells_read: int = 40  # ... over at least this many cells that are not ?
+    recurring_locates: int = 2  # a fit the verdict turned down, found this many locatings in a row, is read
+    min_weak_fit_chips: int = 30  # ... and taken if this many chips lie on it
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +209,7 @@ class Tracker:
         self._last_locate = -np.inf
         self._fresh_since: float | None = None  # when the reading afresh began
         self._first_fit: Analysis | None = None  # the last board located before one is taken
+        self._weak: list[np.ndarray] = []  # the same fit turned down by the verdict, locating after locating
         self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
 
@@ -332,10 +336,44 @@ class Tracker:
     def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
         self._last_locate = t
         self.locates += 1
+        fitted: list[Candidate] = []
         try:
-            return analyze_image(frame_bgr, self.team_count, self.config, profile=self.profile)
+            analysis = analyze_image(frame_bgr, self.team_count, self.config, profile=self.profile, fitted=fitted)
+        except BoardNotFound:
+            return self._recurring(frame_bgr, fitted)
+        except VisionError:
+            analysis = None
+        self._weak = []
+        return analysis
+
+    def _recurring(self, frame_bgr: np.ndarray, fitted: list[Candidate]) -> Analysis | None:
+        """The likeliest fit the verdict turned down, taken when the same fit came back in
+        ``recurring_locates`` locatings in a row and reads ``min_weak_fit_chips`` chips: a
+        blurred board mostly covered by chips scores low in every frame (its cards hardly
+        show), but it stays put where a hand or a passing shadow does not."""
+        weak = next(second_looks(frame_bgr, fitted, self.config), None)
+        if weak is None:
+            self._weak = []
+            return None
+        lattice = weak.lattice_xy
+        if self._weak:
+            turn = min(range(4), key=lambda k: lattice_distance(rotate_lattice(lattice, k), self._weak[-1]))
+            lattice = rotate_lattice(lattice, turn)
+            cell = float(np.linalg.norm(lattice[0, GRID] - lattice[0, 0])) / GRID
+            if lattice_distance(lattice, self._weak[-1]) > self.track.same_fit_cells * cell:
+                self._weak = []
+        self._weak.append(lattice)
+        if len(self._weak) < self.track.recurring_locates:
+            return None
+        fit = GridFit(corners_xy=outer_corners(lattice), lattice_xy=lattice, score=weak.score)
+        try:
+            analysis = analyze_image(frame_bgr, self.team_count, self.config, locate=lambda *_: fit,
+                                     profile=self.profile)
         except VisionError:
             return None
+        # the chips vouch for it: they lie on its cells (a score pad's grid holds none)
+        chips = sum(symbol in self.teams for symbol in analysis.board.cells)
+        return analysis if chips >= self.track.min_weak_fit_chips else None
 
     def _acquire(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
         if t - self._last_locate < self.track.relocate_every_s:

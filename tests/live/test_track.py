@@ -12,7 +12,11 @@ from referee.board import Board
 from seqcam.follow import Follower
 from seqcam.samples import default_video
 from vision.render.hands import draw_hand, sample_hand
-from vision.track import BOARD_CHANGED, BOARD_FOUND, Tracker
+import vision.track as track_module
+from vision.errors import BoardNotFound
+from vision.locate import Candidate
+from vision.pipeline import analyze_image
+from vision.track import BOARD_CHANGED, BOARD_FOUND, TrackConfig, Tracker
 
 GAME_EVENTS = ("placed", "removed", "sequence", "winner", "violation")
 
@@ -123,3 +127,52 @@ def test_undo_takes_the_last_move_back_in_the_referee_and_the_tracker(demo) -> N
     assert follower.tracker.board == follower.referee.board != seen
     first = label["events"][0]
     assert follower.referee.board.cells[first["cell"][0] * 10 + first["cell"][1]] == "B"  # the removed chip is back
+
+
+def _weak_locator(monkeypatch, lattices: list[np.ndarray]) -> None:
+    """Every locating finds no sure board, only a fit the verdict turned down (the next of
+    ``lattices``, round and round), as in a blurred video of a board covered in chips."""
+    real = track_module.analyze_image
+    turn = iter(range(10**6))
+
+    def locating(frame, team_count, config, locate=None, profile=None, fitted=None):
+        if locate is not None:  # the tracker reads the weak fit it chose
+            return real(frame, team_count, config, locate=locate, profile=profile)
+        lattice = lattices[next(turn) % len(lattices)]
+        fitted.append(Candidate(lattice_xy=lattice, score=0.3, features=np.zeros(12), eligible=True))
+        raise BoardNotFound("no sure board")
+
+    monkeypatch.setattr(track_module, "analyze_image", locating)
+
+
+def _found_after(frame: np.ndarray, locatings: int, track: TrackConfig | None = None) -> list[str]:
+    tracker = Tracker(2, track=track)
+    kinds = []
+    for k in range(locatings):
+        kinds += [e.kind for e in tracker.feed(frame, 0.4 * k, k)]
+    return kinds
+
+
+def test_a_weak_fit_that_stays_put_is_the_board(demo, monkeypatch) -> None:
+    frames, _ = demo
+    lattice = analyze_image(frames[0]).lattice_xy
+    _weak_locator(monkeypatch, [lattice])
+    assert _found_after(frames[0], 2) == []  # read on the second locating, taken when the next agrees
+    assert _found_after(frames[0], 3) == [BOARD_FOUND]
+
+
+def test_a_weak_fit_that_moves_is_never_taken(demo, monkeypatch) -> None:
+    frames, _ = demo
+    lattice = analyze_image(frames[0]).lattice_xy
+    cell = lattice[0, 1] - lattice[0, 0]
+    _weak_locator(monkeypatch, [lattice, lattice + cell])  # a cell to the side every other time
+    assert _found_after(frames[0], 8) == []
+
+
+def test_a_weak_fit_with_few_chips_on_it_is_never_taken(demo, monkeypatch) -> None:
+    frames, _ = demo
+    analysis = analyze_image(frames[0])
+    chips = sum(symbol in "BG" for symbol in analysis.board.cells)
+    _weak_locator(monkeypatch, [analysis.lattice_xy])
+    assert _found_after(frames[0], 6, TrackConfig(min_weak_fit_chips=chips)) == [BOARD_FOUND]
+    assert _found_after(frames[0], 6, TrackConfig(min_weak_fit_chips=chips + 1)) == []  # graph paper: no chips
