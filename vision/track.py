@@ -1,7 +1,8 @@
 """Following a board through a video: locate it once, then watch it cheaply.
 
 The board is located and read in full (``analyze_image``: locating, orientation) until two
-locatings in a row agree. After that every frame is warped, with the lattice already known, to a small
+locatings in a row agree. A board the locator's verdict turns down in every frame (blurred,
+its cards under chips) is taken when the same fit comes back and many chips lie on it. After that every frame is warped, with the lattice already known, to a small
 thumbnail of the grid and a ring of one cell around it, and compared with a reference
 thumbnail of the board at rest, cell by cell where a chip lies:
 
