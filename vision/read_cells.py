@@ -8,6 +8,7 @@ worst outcome.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -352,6 +353,25 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover:
             kinds[index] = _team_by_hue(colours_ab[index], centres, config)
     return Board("".join(kinds))
+
+
+def teams_where_unsure(features: CellFeatures, reading: Board, cells: Iterable[int], teams: tuple[str, ...],
+                       config: VisionConfig, model: CellModel | None = None) -> Board:
+    """``reading`` with each of ``cells`` that the model could not call (chip or empty card)
+    given to the team whose chip colour covers its disc (``unsure_chip_cover``) and is clearly
+    nearest to that team's chips on this board. Only for a caller that saw a chip arrive on
+    those cells (a tracker whose cell's picture changed on an empty card): in one photo alone,
+    card art in a chip's colour would pass."""
+    calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
+    colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
+    covers = features.colour_cover.reshape(-1)
+    chips = [index for index, symbol in enumerate(reading.cells) if symbol in teams]
+    centres = cluster_team_colours(colours_ab[chips], teams, config)
+    symbols = list(reading.cells)
+    for index in cells:
+        if calls[index] == -1 and symbols[index] == UNKNOWN and covers[index] >= config.unsure_chip_cover:
+            symbols[index] = _team_of(colours_ab[index], centres, config)
+    return Board("".join(symbols))
 
 
 _CHIP = "chip"

@@ -34,13 +34,14 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from referee.board import UNKNOWN, Board
+from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionError, VisionWarning
 from vision.locate import Candidate, GridFit
 from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, second_looks, turned
 from vision.profile import Profile
+from vision.read_cells import teams_where_unsure
 from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
@@ -260,10 +261,13 @@ class Tracker:
             self.reference += REST_BLEND * (thumb - self.reference)
             return events
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
-        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still)
+        # where the picture changed on an empty card, a chip arrived: its colour may vouch for it
+        arrived = [c for c in map(int, np.flatnonzero(grid_changed.reshape(-1))) if self.board.cells[c] == EMPTY]
+        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still,
+                                       arrived)
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
-                  covered: bool = False, still: bool = False) -> list[TrackEvent]:
+                  covered: bool = False, still: bool = False, arrived: list[int] | None = None) -> list[TrackEvent]:
         """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
         is settled: a new chip or an empty cell is accepted (all settled cells of a moment
         together, so two chips placed at once stay one change), a reading that equals the
@@ -272,9 +276,10 @@ class Tracker:
         change is accepted: the cells that read as before are let go until few are left. A
         cell the board holds as ? that now reads clearly is no move: it is taken as it reads
         (with the changes, if any), even among covered cells once the picture is ``still``
-        (glare that moved with the camera would otherwise keep the board covered for good)."""
+        (glare that moved with the camera would otherwise keep the board covered for good).
+        On ``arrived`` cells (a chip may have come), an unsure reading goes by the chip's colour."""
         assert self.board is not None
-        reading = self.read(frame_bgr)
+        reading = self.read(frame_bgr, arrived or [])
         pending = {}
         for c in map(int, cells):
             symbol = reading.cells[c]
@@ -327,12 +332,14 @@ class Tracker:
 
     # --- reading and locating ----------------------------------------------------------
 
-    def read(self, frame_bgr: np.ndarray) -> Board:
-        """The cells read with the lattice already known (printed orientation)."""
+    def read(self, frame_bgr: np.ndarray, arrived: list[int]) -> Board:
+        """The cells read with the lattice already known (printed orientation); on ``arrived``
+        cells an unsure reading goes by the chip's colour (``teams_where_unsure``)."""
         assert self.lattice is not None
         self.reads += 1
-        return read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px), self.teams,
-                              self.config)[2]
+        _, features, reading = read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px),
+                                              self.teams, self.config)
+        return teams_where_unsure(features, reading, arrived, self.teams, self.config) if arrived else reading
 
     def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
         self._last_locate = t

@@ -4,7 +4,8 @@ import pytest
 from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES
-from vision.read_cells import CellFeatures, called_classes, classify, cluster_team_colours, prepare, read_cells
+from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, prepare, read_cells,
+                               teams_where_unsure)
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -104,3 +105,20 @@ def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
     chip_ab = {"B": (5.0, -45.0), "G": (-40.0, 30.0), "R": (50.0, 25.0)}
     reading = classify(plain_features(lab, cover), ("B", "G", "R"), CONFIG, model=Chips(), chip_ab=chip_ab)
     assert [reading[i] for i in (11, 22, 33, 44)] == ["B", "G", "?", "?"]
+
+
+def test_an_unsure_cell_where_a_chip_arrived_goes_by_the_colour_of_the_teams_chips():
+    lab = np.zeros((10, 10, 3), np.float32)
+    cover = np.zeros((10, 10), np.float32)
+    lab[0, 1:9], cover[0, 1:9] = (60, 5, -45), 0.9  # blue chips read clearly
+    lab[9, 1:9], cover[9, 1:9] = (60, -40, 30), 0.9  # green chips read clearly
+    lab[4, 4], cover[4, 4] = (75, -35, 25), 0.8  # a pale green chip the model was unsure of
+    lab[4, 5], cover[4, 5] = (75, -35, 25), 0.3  # green ink on a fifth of the disc only
+    lab[4, 6], cover[4, 6] = (70, 40, 40), 0.9  # a colour no team plays (a hand)
+    rows = ["#BBBBBBBB#", *["." * 10] * 3, "....???...", *["." * 10] * 4, "#GGGGGGGG#"]
+    reading = Board.from_rows(rows)
+    arrived = [44, 45, 46]
+    vouched = teams_where_unsure(plain_features(lab, cover), reading, arrived, ("B", "G"), CONFIG, model=Unsure())
+    assert [vouched[i] for i in arrived] == ["G", "?", "?"]
+    assert teams_where_unsure(plain_features(lab, cover), reading, [45, 46], ("B", "G"), CONFIG,
+                              model=Unsure())[44] == "?"  # no chip seen arriving there: stays unknown
