@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import (
+    CELLS,
     CORNERS,
     TEAM_NAMES,
     Cell,
@@ -40,7 +41,7 @@ from referee.cells import (
 from referee.errors import CorrectionError
 from referee.game import new_sequence_options
 from referee.judge import judge
-from referee.moves import MoveKind, infer_move
+from referee.moves import MoveKind, infer_move, removal_violations
 from referee.sequences import Sequence, find_runs
 
 SEQUENCE_LENGTH = 5
@@ -133,13 +134,18 @@ class LiveReferee:
         self.winner: Team | None = self._leader()
         self.choice: SequenceChoice | None = None  # the latest sequence the players may still choose
         self._history: list[_Seen] = []
+        self.unseen = False  # the board was out of view since the last change seen
 
     def observe(self, after: Board) -> list[LiveEvent]:
         """The events between the last reading and ``after``; cells hidden in ``after`` keep
         what was known."""
         after = Board("".join(old if new == UNKNOWN else new for old, new in zip(self.board.cells, after.cells)))
+        unseen, self.unseen = self.unseen, self.unseen and after == self.board
         move = infer_move(self.board, after, team_count=self.team_count, to_play=self.to_play,
                           protected=frozenset(self.protected), cleared=self.cleared)
+        changed = [c for c in CELLS if after[c] != self.board[c]]
+        if unseen and move.kind == MoveKind.SEVERAL:
+            return self._caught_up(after, changed)
         events: list[LiveEvent] = []
         if move.kind == MoveKind.PLACED and move.team is not None and move.cell is not None:
             events.append(LiveEvent("placed", move.team, move.cell, None,
@@ -273,8 +279,38 @@ class LiveReferee:
 
     def lose_track(self) -> None:
         """Moves may have gone unseen (the board was out of view): whose turn it is is unknown
-        until the next chip placed, so nobody is wrongly called out of turn."""
+        until the next chip placed, so nobody is wrongly called out of turn, and the first
+        reading that changes the board may show several moves at once."""
         self.to_play, self.cleared = None, None
+        self.unseen = True
+
+    def _caught_up(self, after: Board, changed: list[Cell]) -> list[LiveEvent]:
+        """The board back in view with more changed than one move does: the moves made while it
+        was out of view. Each chip placed or removed is told, and only a chip of a completed
+        sequence taken off is a violation: how many turns went by, and whose, is unknown.
+
+        >>> live = LiveReferee(2, Board.empty())
+        >>> live.lose_track()
+        >>> [(e.type, e.team, e.cell) for e in live.observe(Board.empty().with_cell(44, "B").with_cell(45, "G"))]
+        [('placed', 'B', 44), ('placed', 'G', 45)]
+        """
+        unseen = " while the board was out of view."
+        events = [LiveEvent("removed", self.board[c], c, None, f"A {TEAM_NAMES[self.board[c]]} chip was removed from "
+                            f"{cell_name(c)}{unseen}") for c in changed if self.board[c] in self.teams]
+        events += [LiveEvent("placed", after[c], c, None, f"{TEAM_NAMES[after[c]].capitalize()} placed a chip on "
+                             f"{cell_name(c)}{unseen}") for c in changed if after[c] in self.teams]
+        for c in changed:
+            if self.board[c] in self.teams:
+                events += [LiveEvent("violation", self.board[c], c, v.cells, f"{v.kind.value}: {v.message}")
+                           for v in removal_violations(c, self.board[c], None, c in self.protected)]
+        self._remember(events[0] if events else None)
+        self.board = after
+        self.protected.difference_update(changed)  # as for one removal seen: the claim stands
+        for c in changed:
+            if after[c] in self.teams:
+                events += self._claim(after[c], c)
+        self.to_play, self.cleared = None, None
+        return events
 
     def _claim(self, team: Team, c: Cell, correction: bool = False) -> list[LiveEvent]:
         options = new_sequence_options(self.board.cells, c, team, self.claimed)

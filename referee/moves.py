@@ -116,7 +116,7 @@ def infer_move(
     elif len(removed) == 1 and not placed and not recoloured:
         kind, team, where = MoveKind.REMOVED, removed[0].before, removed[0].cell
         was_protected = _was_protected(before, where, team, protected)
-        violations += _removal_violations(where, team, to_play, was_protected)
+        violations += removal_violations(where, team, to_play, was_protected)
         reason = f"A {TEAM_NAMES[team]} chip was removed from {cell_name(where)}."
         if was_protected is None:
             reason += " Was it part of a completed sequence? The photo cannot tell."
@@ -163,7 +163,7 @@ def _was_protected(before: Board, where: Cell, team: Team, protected: frozenset[
     return True if where in reading.definite else None if where in reading.possible else False
 
 
-def _removal_violations(where: Cell, team: Team, to_play: Team | None, was_protected: bool | None) -> list[Violation]:
+def removal_violations(where: Cell, team: Team, to_play: Team | None, was_protected: bool | None) -> list[Violation]:
     violations = []
     name = TEAM_NAMES[team]
     if to_play is not None and to_play == team:

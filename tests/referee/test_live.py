@@ -104,6 +104,27 @@ def test_after_losing_track_nobody_is_out_of_turn() -> None:
     assert _codes(live.observe(_board((4, 4, "B"), (1, 1, "B"), (2, 2, "B")))) == ["out_of_turn"]
 
 
+def test_moves_made_while_the_board_was_out_of_view_are_told_not_called_violations() -> None:
+    live = LiveReferee(2, _board((4, 4, "B"), (5, 5, "G")))
+    live.lose_track()  # several turns may go by unseen
+    events = live.observe(_board((4, 4, "B"), (1, 1, "G"), (2, 2, "B"), (3, 3, "G")))  # and a jack took 5,5
+    assert [(e.type, e.team, e.cell) for e in events] == [
+        ("removed", "G", cell(5, 5)), ("placed", "G", cell(1, 1)), ("placed", "B", cell(2, 2)),
+        ("placed", "G", cell(3, 3))]
+    assert all("out of view" in e.detail for e in events)
+    # back in view: two chips at once are a violation again
+    assert _codes(live.observe(_board((4, 4, "B"), (1, 1, "G"), (2, 2, "B"), (3, 3, "G"), (6, 6, "B"),
+                                      (7, 7, "B")))) == ["several_placed"]
+
+
+def test_a_protected_chip_gone_while_out_of_view_is_still_a_violation() -> None:
+    row = [(0, c, "B") for c in range(1, 5)]
+    live = LiveReferee(2, _board(*row[:3], (5, 5, "G")))
+    live.observe(_board(*row, (5, 5, "G")))  # blue completes corner + 4
+    live.lose_track()
+    assert "protected_removed" in _codes(live.observe(_board(*row[:3], (5, 5, "G"), (6, 6, "G"))))
+
+
 def test_undo_takes_back_a_move_and_its_sequence() -> None:
     row = [(0, c, "B") for c in range(1, 5)]
     live = LiveReferee(2, _board(*row[:3], (5, 5, "G")))
