@@ -62,6 +62,7 @@ class TrackConfig:
     thumb_cell_px: int = 12  # thumbnail pixels per cell
     cell_change: float = 0.11  # mean |difference| / brightness above which a cell's picture changed
     hand_change: float = 0.2  # a cell changed this much is covered (hands), not just touched
+    placed_change: float = 0.3  # a cell read ? that changed this much, the view unmoved, may have got a chip
     ring_change: float = 0.25  # the same for the blocks of the ring around the grid
     hand_cells: int = 3  # more cells than this changing at once are hands, not a move
     hand_ring_share: float = 0.05  # share of ring blocks changed: something reaches over the edge
@@ -261,8 +262,11 @@ class Tracker:
             self.reference += REST_BLEND * (thumb - self.reference)
             return events
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
-        # where the picture changed on an empty card, a chip arrived: its colour may vouch for it
-        arrived = [c for c in map(int, np.flatnonzero(grid_changed.reshape(-1))) if self.board.cells[c] == EMPTY]
+        # a chip may have arrived where the picture changed on an empty card, or changed much on
+        # a card read ? while the view stayed put (what the reader could not call was no chip)
+        strong = change[1:-1, 1:-1].reshape(-1) >= self.track.placed_change
+        arrived = [c for c in map(int, np.flatnonzero(grid_changed.reshape(-1)))
+                   if self.board.cells[c] == EMPTY or (self.board.cells[c] == UNKNOWN and strong[c] and not self.fresh)]
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still,
                                        arrived)
 
@@ -276,8 +280,10 @@ class Tracker:
         change is accepted: the cells that read as before are let go until few are left. A
         cell the board holds as ? that now reads clearly is no move: it is taken as it reads
         (with the changes, if any), even among covered cells once the picture is ``still``
-        (glare that moved with the camera would otherwise keep the board covered for good).
-        On ``arrived`` cells (a chip may have come), an unsure reading goes by the chip's colour."""
+        (glare that moved with the camera would otherwise keep the board covered for good),
+        unless it is ``arrived``: a chip may have come there (the cell is then taken as empty
+        first, so that the referee sees the chip placed). On ``arrived`` cells an unsure
+        reading goes by the chip's colour."""
         assert self.board is not None
         reading = self.read(frame_bgr, arrived or [])
         pending = {}
@@ -290,7 +296,7 @@ class Tracker:
                    if t - since >= self.track.stable_s and frames >= self.track.stable_frames}
         new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
         # a cell the board holds as ? now read (glare gone, a hand's shadow gone) is no move
-        revealed = {c: s for c, s in new.items() if self.board.cells[c] == UNKNOWN}
+        revealed = {c: s for c, s in new.items() if self.board.cells[c] == UNKNOWN and c not in (arrived or [])}
         moved = {c: s for c, s in new.items() if c not in revealed}
         # one move's changes appear together; a later one (a move seen late) waits its turn
         first = min((pending[c][1] for c in moved), default=t)
@@ -314,11 +320,16 @@ class Tracker:
             self.fresh = False
         if not changes and not revealed:
             return []
+        events = []
+        on_unknown = [c for c in changes if self.board.cells[c] == UNKNOWN]
+        if on_unknown:  # the card was empty before the chip came
+            self.board = Board("".join(EMPTY if c in on_unknown else x for c, x in enumerate(self.board.cells)))
+            events.append(TrackEvent(BOARD_CHANGED, t, frame, self.board))
         cells_now = list(self.board.cells)
         for c, symbol in {**revealed, **changes}.items():
             cells_now[c] = symbol
         self.board = Board("".join(cells_now))
-        return [TrackEvent(BOARD_CHANGED, t, frame, self.board)]
+        return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board)]
 
     def _take_reference(self, thumb: np.ndarray, cells: list[int]) -> None:
         """The reference takes the current picture of these cells: they are settled."""

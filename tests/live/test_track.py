@@ -176,3 +176,16 @@ def test_a_weak_fit_with_few_chips_on_it_is_never_taken(demo, monkeypatch) -> No
     _weak_locator(monkeypatch, [analysis.lattice_xy])
     assert _found_after(frames[0], 6, TrackConfig(min_weak_fit_chips=chips)) == [BOARD_FOUND]
     assert _found_after(frames[0], 6, TrackConfig(min_weak_fit_chips=chips + 1)) == []  # graph paper: no chips
+
+
+def test_a_chip_placed_on_a_cell_read_unknown_is_a_move(demo) -> None:
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    follower = Follower(2)
+    follower.feed(frames[0], 0.0, 0)
+    follower.feed(frames[0], 0.4, 0)
+    unknown = follower.tracker.board.with_cell(where, "?")  # the first reading could not call the empty card
+    follower.tracker.board = follower.referee.board = unknown
+    lines = [line for k, frame in enumerate(frames) for line in follower.feed(frame, k / label["fps"], k)]
+    assert (placed["team"], placed["cell"]) in [(line["team"], line["cell"]) for line in lines if line["type"] == "placed"]
