@@ -15,7 +15,8 @@ thumbnail of the board at rest, cell by cell where a chip lies:
 - the whole picture slid, or most of it changed: once the picture is still, the lattice is
   moved with it (phase correlation per quarter of the thumbnail), else the board is located
   again and the new lattice kept, turned to agree with the board as it was, if the board
-  then looks as before; the whole board is then read afresh, where more than
+  then looks as before (found where it was, but unlike the reference for ``stale_after_s``:
+  the reference caught a hand, and a new one is taken); the whole board is then read afresh, where more than
   ``max_fresh_changes`` differences are misreadings, not moves. Not found for
   ``lost_after_s``: the board is reported lost.
 
@@ -71,6 +72,7 @@ class TrackConfig:
     relocate_every_s: float = 0.4  # and at most this often
     lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
     trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
+    stale_after_s: float = 1.0  # in doubt this long, the board found where it was: its picture becomes the reference
     same_fit_cells: float = 0.25  # two locatings this close (cell widths, mean) found the same grid
     moved_px: float = 2.0  # the lattice moved further than this (mean, pixels): adopt the new one
     shift_px: float = 0.4  # the thumbnail slid this far (thumbnail pixels) against the reference: view moved
@@ -463,8 +465,11 @@ class Tracker:
             analysis = self._locate(frame_bgr, t)
             turns = self._fitting_turn(analysis) if analysis is not None else None
             trust = doubted >= self.track.trust_after_s
-            if (analysis is not None and turns is not None and self._moved(analysis, turns)
-                    and self._adopt(frame_bgr, analysis, turns, trust)):
+            # found where the grid already is, yet the picture unlike the reference this long:
+            # the reference is what is wrong (taken with a hand over the board); a new one is taken
+            stale = doubted >= self.track.stale_after_s
+            if (analysis is not None and turns is not None and (self._moved(analysis, turns) or stale)
+                    and self._adopt(frame_bgr, analysis, turns, trust or stale)):
                 self._doubt_since = None
                 if self.lost:
                     self.lost = False

@@ -16,7 +16,7 @@ import vision.track as track_module
 from vision.errors import BoardNotFound
 from vision.locate import Candidate
 from vision.pipeline import analyze_image
-from vision.track import BOARD_CHANGED, BOARD_FOUND, TrackConfig, Tracker
+from vision.track import BOARD_CHANGED, BOARD_FOUND, TrackConfig, Tracker, thumbnail
 
 GAME_EVENTS = ("placed", "removed", "sequence", "winner", "violation")
 
@@ -189,3 +189,17 @@ def test_a_chip_placed_on_a_cell_read_unknown_is_a_move(demo) -> None:
     follower.tracker.board = follower.referee.board = unknown
     lines = [line for k, frame in enumerate(frames) for line in follower.feed(frame, k / label["fps"], k)]
     assert (placed["team"], placed["cell"]) in [(line["team"], line["cell"]) for line in lines if line["type"] == "placed"]
+
+
+def test_a_reference_taken_with_arms_over_the_board_is_renewed(demo) -> None:
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    rng = np.random.default_rng(4)
+    arms = frames[0].copy()
+    for r, c in ((3, 3), (7, 7), (3, 7), (7, 3)):
+        draw_hand(arms, sample_hand(rng, (0.0, 0.0)), tracker.lattice[r, c], 2.0, rng)
+    tracker.reference = thumbnail(arms, tracker.lattice, tracker.track.thumb_cell_px)  # taken while arms rested
+    kinds = [e.kind for k in range(1, 25) for e in tracker.feed(frames[0], 0.1 * k, k)]
+    # the board, found again where it was, gives the reference anew: it is not lost for good
+    assert kinds[-1:] == [BOARD_FOUND] and tracker._doubt_since is None and tracker.board == board
