@@ -143,9 +143,8 @@ class LiveReferee:
         unseen, self.unseen = self.unseen, self.unseen and after == self.board
         move = infer_move(self.board, after, team_count=self.team_count, to_play=self.to_play,
                           protected=frozenset(self.protected), cleared=self.cleared)
-        changed = [c for c in CELLS if after[c] != self.board[c]]
         if unseen and move.kind == MoveKind.SEVERAL:
-            return self._caught_up(after, changed)
+            return self._caught_up(after)
         events: list[LiveEvent] = []
         if move.kind == MoveKind.PLACED and move.team is not None and move.cell is not None:
             events.append(LiveEvent("placed", move.team, move.cell, None,
@@ -284,7 +283,7 @@ class LiveReferee:
         self.to_play, self.cleared = None, None
         self.unseen = True
 
-    def _caught_up(self, after: Board, changed: list[Cell]) -> list[LiveEvent]:
+    def _caught_up(self, after: Board) -> list[LiveEvent]:
         """The board back in view with more changed than one move does: the moves made while it
         was out of view. Each chip placed or removed is told, and only a chip of a completed
         sequence taken off is a violation: how many turns went by, and whose, is unknown.
@@ -294,6 +293,7 @@ class LiveReferee:
         >>> [(e.type, e.team, e.cell) for e in live.observe(Board.empty().with_cell(44, "B").with_cell(45, "G"))]
         [('placed', 'B', 44), ('placed', 'G', 45)]
         """
+        changed = [c for c in CELLS if after[c] != self.board[c]]
         unseen = " while the board was out of view."
         events = [LiveEvent("removed", self.board[c], c, None, f"A {TEAM_NAMES[self.board[c]]} chip was removed from "
                             f"{cell_name(c)}{unseen}") for c in changed if self.board[c] in self.teams]

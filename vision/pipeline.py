@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -85,12 +85,13 @@ def rectified_board(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int)
     return warp_board(crop, lattice, cell_px)
 
 
-def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...],
-                   config: VisionConfig) -> tuple[PreparedBoard, CellFeatures, Board]:
-    """The rectified board prepared, its cells measured, and read with no set-up."""
+def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...], config: VisionConfig,
+                   arrived: Collection[int] = ()) -> tuple[PreparedBoard, CellFeatures, Board]:
+    """The rectified board prepared, its cells measured, and read with no set-up (``arrived``:
+    cells where a chip was seen arriving, see ``classify``)."""
     prepared = prepare(board_bgr, config)
     features = measure_cells(prepared, config)
-    return prepared, features, classify(features, teams, config)
+    return prepared, features, classify(features, teams, config, arrived=arrived)
 
 
 def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,

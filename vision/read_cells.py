@@ -8,7 +8,7 @@ worst outcome.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -309,7 +309,7 @@ def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarra
 
 def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,
              model: CellModel | None = None, change: np.ndarray | None = None,
-             chip_ab: dict[str, tuple[float, float]] | None = None) -> Board:
+             chip_ab: dict[str, tuple[float, float]] | None = None, arrived: Collection[int] = ()) -> Board:
     """The grid symbol of every cell: the cell model says chip, empty or hidden, and the
     photo's own chip colours say whose chip.
 
@@ -317,7 +317,12 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     (``change``, from ``reference_change``) is '?', and a cell the model is unsure of whose
     disc looks just as printed is empty; ``chip_ab`` gives the teams' calibrated chip colours.
     (Turning chip calls into card art where the disc looks as printed was measured too: a
-    board located a third of a cell off then hid real chips.)"""
+    board located a third of a cell off then hid real chips.)
+
+    On the ``arrived`` cells a caller saw a chip arrive (a tracker whose cell's picture
+    changed on an empty card): there a cell the model is unsure of whose disc is mostly one
+    colour (``unsure_chip_cover``) is the team that colour is clearly nearest. In one photo
+    alone card art in a chip's colour would pass, so photos give none."""
     calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
     # a disc flat white (glare, overexposure) may hide a chip as well as a blank card centre:
@@ -328,6 +333,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     # shows its red chips as '?', never as empty cards
     red_art = (red_ink(features.colour_lab, features.colour_cover, config) if "R" not in teams
                else np.zeros((GRID, GRID), bool)).reshape(-1)
+    covers = features.colour_cover.reshape(-1)
     kinds = []
     for index in range(GRID * GRID):
         kind = CLASSES[calls[index]] if calls[index] >= 0 else "unsure"
@@ -337,6 +343,8 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
             kinds.append(EMPTY)  # calibrated: the disc looks just as the empty board printed it
         elif kind == "unsure" and red_art[index]:
             kinds.append(EMPTY)
+        elif kind == "unsure" and index in arrived and covers[index] >= config.unsure_chip_cover:
+            kinds.append(_ARRIVED)
         elif kind in ("unsure", "hidden"):
             kinds.append(UNKNOWN)
         elif kind == "chip":
@@ -347,34 +355,17 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
     calibrated = {team: np.float32(chip_ab[team]) for team in teams if chip_ab and team in chip_ab}
     centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[chips], teams, config)
-    covers = features.colour_cover.reshape(-1)
     for index in chips:
         kinds[index] = _team_of(colours_ab[index], centres, config)
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover:
             kinds[index] = _team_by_hue(colours_ab[index], centres, config)
+    for index in (index for index, kind in enumerate(kinds) if kind == _ARRIVED):
+        kinds[index] = _team_of(colours_ab[index], centres, config)
     return Board("".join(kinds))
 
 
-def teams_where_unsure(features: CellFeatures, reading: Board, cells: Iterable[int], teams: tuple[str, ...],
-                       config: VisionConfig, model: CellModel | None = None) -> Board:
-    """``reading`` with each of ``cells`` that the model could not call (chip or empty card)
-    given to the team whose chip colour covers its disc (``unsure_chip_cover``) and is clearly
-    nearest to that team's chips on this board. Only for a caller that saw a chip arrive on
-    those cells (a tracker whose cell's picture changed on an empty card): in one photo alone,
-    card art in a chip's colour would pass."""
-    calls = called_classes((model or default_model()).probabilities(features.matrix()), config)
-    colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
-    covers = features.colour_cover.reshape(-1)
-    chips = [index for index, symbol in enumerate(reading.cells) if symbol in teams]
-    centres = cluster_team_colours(colours_ab[chips], teams, config)
-    symbols = list(reading.cells)
-    for index in cells:
-        if calls[index] == -1 and symbols[index] == UNKNOWN and covers[index] >= config.unsure_chip_cover:
-            symbols[index] = _team_of(colours_ab[index], centres, config)
-    return Board("".join(symbols))
-
-
 _CHIP = "chip"
+_ARRIVED = "arrived"  # an unsure cell where a chip was seen arriving, whose colour may say whose
 
 
 def _team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> str:

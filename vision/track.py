@@ -30,6 +30,7 @@ from one frame to the next never makes a move on its own.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 import cv2
@@ -42,7 +43,6 @@ from vision.errors import BoardNotFound, VisionError, VisionWarning
 from vision.locate import Candidate, GridFit
 from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, second_looks, turned
 from vision.profile import Profile
-from vision.read_cells import teams_where_unsure
 from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
@@ -267,13 +267,13 @@ class Tracker:
         # a chip may have arrived where the picture changed on an empty card, or changed much on
         # a card read ? while the view stayed put (what the reader could not call was no chip)
         strong = change[1:-1, 1:-1].reshape(-1) >= self.track.placed_change
-        arrived = [c for c in map(int, np.flatnonzero(grid_changed.reshape(-1)))
-                   if self.board.cells[c] == EMPTY or (self.board.cells[c] == UNKNOWN and strong[c] and not self.fresh)]
+        arrived = {c for c in map(int, np.flatnonzero(grid_changed.reshape(-1)))
+                   if self.board.cells[c] == EMPTY or (self.board.cells[c] == UNKNOWN and strong[c] and not self.fresh)}
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still,
                                        arrived)
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
-                  covered: bool = False, still: bool = False, arrived: list[int] | None = None) -> list[TrackEvent]:
+                  covered: bool = False, still: bool = False, arrived: Collection[int] = ()) -> list[TrackEvent]:
         """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
         is settled: a new chip or an empty cell is accepted (all settled cells of a moment
         together, so two chips placed at once stay one change), a reading that equals the
@@ -287,7 +287,7 @@ class Tracker:
         first, so that the referee sees the chip placed). On ``arrived`` cells an unsure
         reading goes by the chip's colour."""
         assert self.board is not None
-        reading = self.read(frame_bgr, arrived or [])
+        reading = self.read(frame_bgr, arrived)
         pending = {}
         for c in map(int, cells):
             symbol = reading.cells[c]
@@ -298,7 +298,7 @@ class Tracker:
                    if t - since >= self.track.stable_s and frames >= self.track.stable_frames}
         new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
         # a cell the board holds as ? now read (glare gone, a hand's shadow gone) is no move
-        revealed = {c: s for c, s in new.items() if self.board.cells[c] == UNKNOWN and c not in (arrived or [])}
+        revealed = {c: s for c, s in new.items() if self.board.cells[c] == UNKNOWN and c not in arrived}
         moved = {c: s for c, s in new.items() if c not in revealed}
         # one move's changes appear together; a later one (a move seen late) waits its turn
         first = min((pending[c][1] for c in moved), default=t)
@@ -345,14 +345,13 @@ class Tracker:
 
     # --- reading and locating ----------------------------------------------------------
 
-    def read(self, frame_bgr: np.ndarray, arrived: list[int]) -> Board:
+    def read(self, frame_bgr: np.ndarray, arrived: Collection[int] = ()) -> Board:
         """The cells read with the lattice already known (printed orientation); on ``arrived``
-        cells an unsure reading goes by the chip's colour (``teams_where_unsure``)."""
+        cells an unsure reading goes by the chip's colour (``read_cells.classify``)."""
         assert self.lattice is not None
         self.reads += 1
-        _, features, reading = read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px),
-                                              self.teams, self.config)
-        return teams_where_unsure(features, reading, arrived, self.teams, self.config) if arrived else reading
+        return read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px), self.teams,
+                              self.config, arrived)[2]
 
     def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
         self._last_locate = t
@@ -380,8 +379,7 @@ class Tracker:
         if self._weak:
             turn = min(range(4), key=lambda k: lattice_distance(rotate_lattice(lattice, k), self._weak[-1]))
             lattice = rotate_lattice(lattice, turn)
-            cell = float(np.linalg.norm(lattice[0, GRID] - lattice[0, 0])) / GRID
-            if lattice_distance(lattice, self._weak[-1]) > self.track.same_fit_cells * cell:
+            if not self._same_grid(lattice, self._weak[-1]):
                 self._weak = []
         self._weak.append(lattice)
         if len(self._weak) < self.track.recurring_locates:
@@ -410,10 +408,14 @@ class Tracker:
         self._adopt(frame_bgr, analysis, 0, trust=True)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
 
+    def _same_grid(self, a: np.ndarray, b: np.ndarray) -> bool:
+        """Two lattices that found the same grid (within ``same_fit_cells``, mean)."""
+        cell = float(np.linalg.norm(a[0, GRID] - a[0, 0])) / GRID
+        return lattice_distance(a, b) <= self.track.same_fit_cells * cell
+
     def _same_fit(self, a: Analysis, b: Analysis) -> bool:
-        """The same grid (within a fraction of a cell), printed top alike, read much alike."""
-        cell = float(np.linalg.norm(a.lattice_xy[0, GRID] - a.lattice_xy[0, 0])) / GRID
-        if lattice_distance(a.lattice_xy, b.lattice_xy) > self.track.same_fit_cells * cell:
+        """The same grid, printed top alike, read much alike."""
+        if not self._same_grid(a.lattice_xy, b.lattice_xy):
             return False
         pairs = [(x, y) for x, y in zip(a.board.cells, b.board.cells) if UNKNOWN not in (x, y)]
         return sum(x == y for x, y in pairs) >= self.track.min_agreement * max(len(pairs), 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import cv2
@@ -133,7 +134,7 @@ def _weak_locator(monkeypatch, lattices: list[np.ndarray]) -> None:
     """Every locating finds no sure board, only a fit the verdict turned down (the next of
     ``lattices``, round and round), as in a blurred video of a board covered in chips."""
     real = track_module.analyze_image
-    turn = iter(range(10**6))
+    turn = itertools.count()
 
     def locating(frame, team_count, config, locate=None, profile=None, fitted=None):
         if locate is not None:  # the tracker reads the weak fit it chose

@@ -4,8 +4,7 @@ import pytest
 from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES
-from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, prepare, read_cells,
-                               teams_where_unsure)
+from vision.read_cells import CellFeatures, called_classes, classify, cluster_team_colours, prepare, read_cells
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -108,17 +107,21 @@ def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
 
 
 def test_an_unsure_cell_where_a_chip_arrived_goes_by_the_colour_of_the_teams_chips():
+    class ChipsOnEdgeRows:  # sure of the chips on rows 0 and 9, unsure everywhere else
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            sure = np.isin(np.arange(len(matrix)) // 10, (0, 9))
+            return np.where(sure[:, None], [0.98, 0.02, 0.0], [0.3, 0.7, 0.0])
+
     lab = np.zeros((10, 10, 3), np.float32)
     cover = np.zeros((10, 10), np.float32)
     lab[0, 1:9], cover[0, 1:9] = (60, 5, -45), 0.9  # blue chips read clearly
     lab[9, 1:9], cover[9, 1:9] = (60, -40, 30), 0.9  # green chips read clearly
     lab[4, 4], cover[4, 4] = (75, -35, 25), 0.8  # a pale green chip the model was unsure of
     lab[4, 5], cover[4, 5] = (75, -35, 25), 0.3  # green ink on a fifth of the disc only
-    lab[4, 6], cover[4, 6] = (70, 40, 40), 0.9  # a colour no team plays (a hand)
-    rows = ["#BBBBBBBB#", *["." * 10] * 3, "....???...", *["." * 10] * 4, "#GGGGGGGG#"]
-    reading = Board.from_rows(rows)
+    lab[4, 6], cover[4, 6] = (75, 0, 60), 0.9  # a yellow no team plays (a sleeve)
+    features, teams, model = plain_features(lab, cover), ("B", "G"), ChipsOnEdgeRows()
     arrived = [44, 45, 46]
-    vouched = teams_where_unsure(plain_features(lab, cover), reading, arrived, ("B", "G"), CONFIG, model=Unsure())
+    vouched = classify(features, teams, CONFIG, model=model, arrived=arrived)
+    assert vouched.cells[1:9] == "BBBBBBBB" and vouched.cells[91:99] == "GGGGGGGG"
     assert [vouched[i] for i in arrived] == ["G", "?", "?"]
-    assert teams_where_unsure(plain_features(lab, cover), reading, [45, 46], ("B", "G"), CONFIG,
-                              model=Unsure())[44] == "?"  # no chip seen arriving there: stays unknown
+    assert classify(features, teams, CONFIG, model=model, arrived=[45, 46])[44] == "?"  # no chip seen arriving there
