@@ -119,16 +119,20 @@ def strays(coarse: np.ndarray, quad_small: np.ndarray, config: VisionConfig) -> 
 def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement:
     """The grid's lines followed at full resolution; without a coloured border, the extent is
     checked on the cells themselves (a whole cell off) and the lines followed again."""
-    def refined(h: np.ndarray, use_outline: bool) -> Refinement:
-        return refine(gray_pyramid, h, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches,
-                      config.min_line_strength, config.line_segments, use_outline, config.outline_reach)
+    fit = refine(gray_pyramid, homography, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches,
+                 config.min_line_strength, config.line_segments, outline, config.outline_reach)
+    return fit if outline else extent_checked(fit, gray_pyramid, config) or fit
 
-    fit = refined(homography, outline)
-    if not outline:
-        dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, config.extent_reach)
-        if dx or dy:
-            fit = refined(fit.homography @ np.array([[1.0, 0, dx], [0, 1, dy], [0, 0, 1]]), False)
-    return fit
+
+def extent_checked(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:
+    """The fit moved by whole cells to where the cells say the grid ends (``extent_shift``)
+    and its lines followed again; None when it is where they say."""
+    dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, config.extent_reach)
+    if not (dx or dy):
+        return None
+    return refine(gray_pyramid, fit.homography @ np.array([[1.0, 0, dx], [0, 1, dy], [0, 0, 1]]),
+                  config.refine_cell_px, config.refine_pad_cells, config.refine_reaches, config.min_line_strength,
+                  config.line_segments, False, config.outline_reach)
 
 
 def centred_fit(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:
@@ -146,18 +150,31 @@ def centred_fit(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionCon
 
 
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,
-                 judge: bool = True) -> Iterator[Candidate]:
+                 judge: bool = True, ruled_out: list[Refinement] | None = None) -> Iterator[Candidate]:
     """Follows a coarse fit (``coarse_fit``) at full resolution: where no coloured border
     showed the outline, from the card centres first (on dev seeds they were the more precise),
     then (only when asked for more: a sure board stops the search) along the lines. With
-    ``judge`` each fit gets the verdict's probability; lattices come back in full-image pixels."""
+    ``judge`` each fit gets the verdict's probability; lattices come back in full-image pixels.
+    A fit along a coloured border that is ruled out goes to ``ruled_out``."""
     h_small, outline = coarse
     homography = np.diag([1 / scale, 1 / scale, 1.0]) @ h_small
     if not outline:
         centred = centred_fit(homography, gray_pyramid, config)
         if centred is not None:
             yield judged_fit(centred, gray_pyramid, config, judge)
-    yield judged_fit(fine_fit(homography, outline, gray_pyramid, config), gray_pyramid, config, judge)
+    fit = fine_fit(homography, outline, gray_pyramid, config)
+    candidate = judged_fit(fit, gray_pyramid, config, judge)
+    if outline and not candidate.eligible and ruled_out is not None:
+        ruled_out.append(fit)
+    yield candidate
+
+
+def moved_to_cells(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:
+    """A fit along a coloured border that was ruled out, moved (by up to two steps of
+    ``extent_checked``) to where the cells say the grid ends: on a board full of chips little
+    paper shows, and the paper's edge can be taken a row or two off."""
+    moved = extent_checked(fit, gray_pyramid, config)
+    return None if moved is None else extent_checked(moved, gray_pyramid, config) or moved
 
 
 def judged_fit(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig, judge: bool) -> Candidate:
@@ -231,16 +248,22 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
     proposals' own lattices where aligning strayed far from them; without ``judge`` the verdict
     is not asked (to train it: its model may not fit the features yet)."""
     quads, scale, small_pyramid, gray_pyramid = proposals(image_bgr, config)
-    strayed = []
+    strayed: list[np.ndarray] = []
+    ruled_out: list[Refinement] = []
     for quad in quads[: config.max_fitted]:
         coarse = coarse_fit(quad, small_pyramid, config)
-        yield from fit_proposal(coarse, scale, gray_pyramid, config, judge)
+        yield from fit_proposal(coarse, scale, gray_pyramid, config, judge, ruled_out)
         if strays(coarse[0], quad, config):
             strayed.append(quad)
     # the largest first: the whole board rather than a part of it
     for quad in sorted(strayed, key=lambda q: -abs(cv2.contourArea(q)))[: config.max_unaligned]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config, aligned=False), scale, gray_pyramid, config,
-                                judge)
+                                judge, ruled_out)
+    # last (a fit found as it was comes first): the ruled-out fits moved onto the cells
+    for fit in ruled_out[: config.max_moved_to_cells]:
+        moved = moved_to_cells(fit, gray_pyramid, config)
+        if moved is not None:
+            yield judged_fit(moved, gray_pyramid, config, judge)
 
 
 def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:
