@@ -66,7 +66,8 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> 
     image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction])
     if image is None or image.size == 0:
         raise ImageUnreadable(f"{name} could not be decoded as an image. Send a JPEG or PNG photo.")
-    return DecodedImage(image, width / image.shape[1])
+    # the decoder turns a photo upright by its EXIF tag (phones held upright), the header does not
+    return DecodedImage(image, max(width, height) / max(image.shape[:2]))
 
 
 def decode_reduction(long_side: int, wanted_long_side: int) -> int:

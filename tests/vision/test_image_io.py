@@ -31,6 +31,19 @@ def test_large_jpeg_is_decoded_at_a_reduced_scale_with_the_scale_reported():
     assert decoded.scale == pytest.approx(2.0)
 
 
+@pytest.mark.parametrize("size, upright", [((640, 480), (640, 480)), ((4000, 3000), (2000, 1500))])
+def test_a_portrait_phone_photo_is_turned_upright_with_the_scale_of_its_pixels(size, upright):
+    # phones store the sensor's landscape pixels and an EXIF tag saying "turn a quarter" (6);
+    # the header's size is the stored one, the decoded photo is upright
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    Image.new("RGB", size, (200, 200, 200)).save(buffer, "JPEG", exif=exif.tobytes())
+    decoded = decode_image(buffer.getvalue(), CONFIG)
+    assert decoded.image_bgr.shape[:2] == upright  # (height, width): taller than wide
+    assert decoded.scale == pytest.approx(size[0] / upright[0])
+
+
 @pytest.mark.parametrize(
     "data, words",
     [
