@@ -10,6 +10,7 @@ The table is printed and one CSV row per game written.
 from __future__ import annotations
 
 import csv
+import json
 import statistics
 import tempfile
 import time
@@ -22,7 +23,7 @@ import numpy as np
 from tqdm import tqdm
 
 from seqcam.follow import Follower
-from vision.render.video import VideoSettings, render_video, video_seed, write_video
+from vision.render.video import VideoSettings, render_game
 
 BENCH_SEED = 20261130  # never used while tuning
 MATCH_WINDOW_S = 3.0
@@ -114,18 +115,30 @@ def score(label: dict[str, Any], lines: list[dict[str, Any]]) -> tuple[int, int,
 
 
 def run_bench_watch(games: int, seed: int, moves: int, keep: str | None,
-                    csv_path: str = "benchmarks/watch_results.csv") -> int:
+                    csv_path: str = "benchmarks/watch_results.csv", videos: str | None = None) -> int:
+    """Renders and follows ``games`` videos; with ``videos``, follows the videos already in that
+    folder instead (``seqcam render-video`` or ``--keep``: a development seed is measured again
+    without rendering it again) and writes the per-game CSV there."""
     settings = replace(VideoSettings(), moves=moves or None)
     with tempfile.TemporaryDirectory() as scratch:
-        out = Path(keep or scratch)
-        out.mkdir(parents=True, exist_ok=True)
+        if videos is not None:
+            kept = kept_videos(Path(videos))
+            if not kept:
+                print(f"No game videos (game_NNN.mp4 beside game_NNN.json) in {videos}: make them with "
+                      "seqcam render-video or seqcam bench-watch --keep.")
+                return 1
+            games, csv_path = len(kept), str(Path(videos) / "watch_results.csv")
+            seed = kept[0][1].get("seed", seed)
+            settings = replace(settings, size=tuple(kept[0][1]["size"]), fps=kept[0][1]["fps"])
+            todo = iter(kept)
+        else:
+            out = Path(keep or scratch)
+            out.mkdir(parents=True, exist_ok=True)
+            todo = (render_game(out, seed, index, settings) for index in range(games))
         results, hd_frames, hd_spent = [], 0, 0.0
-        for index in tqdm(range(games), unit="game", desc="render + follow"):
-            video = render_video(np.random.default_rng(video_seed(seed, index)), settings)
-            path = out / f"game_{index:03d}.mp4"
-            write_video(path, video)
+        for index, (path, label) in enumerate(tqdm(todo, total=games, unit="game",
+                                                   desc="follow" if videos else "render + follow")):
             frames, decode_s = read_frames(path)
-            label = video.label
             lines, spent, follower = follow(frames, label["fps"], label["teams"])
             if index < FULL_HD_GAMES:
                 _, hd, _ = follow(frames, label["fps"], label["teams"], FULL_HD)
@@ -134,6 +147,12 @@ def run_bench_watch(games: int, seed: int, moves: int, keep: str | None,
     _write_csv(Path(csv_path), results)
     print(summary(results, settings, seed, hd_frames, hd_spent))
     return 0
+
+
+def kept_videos(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The game videos of a folder with their labels, in order."""
+    return [(path, json.loads(path.with_suffix(".json").read_text()))
+            for path in sorted(folder.glob("game_*.mp4")) if path.with_suffix(".json").is_file()]
 
 
 def _result(index: int, label: dict[str, Any], frames: list[np.ndarray], lines: list[dict[str, Any]],

@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_watch.add_argument("--seed", type=int, default=None, help="seed of the videos (default: the bench's own)")
     bench_watch.add_argument("--moves", type=int, default=10, help="moves per video (default 10)")
     bench_watch.add_argument("--keep", metavar="DIR", help="keep the rendered videos in DIR")
+    bench_watch.add_argument("--videos", metavar="DIR",
+                             help="follow the videos already in DIR (from render-video or --keep) instead of "
+                             "rendering; the per-game CSV goes to DIR")
 
     render = commands.add_parser(
         "render",
@@ -221,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench-watch":
         from seqcam.bench_watch import BENCH_SEED, run_bench_watch
 
-        return run_bench_watch(args.games, BENCH_SEED if args.seed is None else args.seed, args.moves, args.keep)
+        return run_bench_watch(args.games, BENCH_SEED if args.seed is None else args.seed, args.moves, args.keep,
+                               videos=args.videos)
     if args.command == "render":
         from seqcam.render_command import run_render
 

@@ -21,3 +21,29 @@ def test_bench_prints_no_setup_and_calibrated_side_by_side(tmp_path: Path, capsy
     assert len(rows) == 6
     assert sorted(row["calibrated"] for row in rows) == ["False"] * 3 + ["True"] * 3
     assert sorted((tmp_path / "photos").glob("calibration_*.jpg"))
+
+
+def _row(printed: str, name: str) -> str:
+    return next(line for line in printed.splitlines() if line.startswith(name))
+
+
+def test_bench_watch_follows_new_videos_then_the_kept_ones_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # the default CSV is benchmarks/watch_results.csv
+    kept = tmp_path / "videos"
+    assert main(["bench-watch", "--games", "1", "--moves", "1", "--seed", "5", "--keep", str(kept)]) == 0
+    first = capsys.readouterr().out
+    assert "(5)" in _row(first, "games (seed)")
+    assert len(list(csv.DictReader((tmp_path / "benchmarks" / "watch_results.csv").open()))) == 1
+    assert sorted(path.name for path in kept.iterdir()) == ["game_000.json", "game_000.mp4"]
+
+    assert main(["bench-watch", "--videos", str(kept)]) == 0
+    again = capsys.readouterr().out
+    # the same video followed again gives the same counts (the tracker never reads the clock)
+    for name in ("games (seed)", "moves detected", "phantom events", "wrong violations"):
+        assert _row(again, name) == _row(first, name)
+    assert len(list(csv.DictReader((kept / "watch_results.csv").open()))) == 1
+
+    (tmp_path / "empty").mkdir()
+    assert main(["bench-watch", "--videos", str(tmp_path / "empty")]) == 1
+    assert "No game videos" in capsys.readouterr().out

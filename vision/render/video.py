@@ -383,11 +383,17 @@ def render_video_set(out_dir: Path, games: int, seed: int, settings: VideoSettin
     """Writes ``games`` videos (GAME.mp4 + GAME.json); video ``i`` depends only on ``seed`` and ``i``."""
     paths = []
     for index in range(games):
-        video = render_video(np.random.default_rng(video_seed(seed, index)), settings)
-        video.label["seed"], video.label["index"] = seed, index
-        path = out_dir / (GAME_STEM.format(index) + ".mp4")
-        write_video(path, video)
-        paths.append(path)
+        paths.append(render_game(out_dir, seed, index, settings)[0])
         if progress is not None:
             progress(index + 1)
     return paths
+
+
+def render_game(out_dir: Path, seed: int, index: int, settings: VideoSettings = VideoSettings()
+                ) -> tuple[Path, dict[str, Any]]:
+    """Writes video ``index`` of the set ``seed`` (GAME.mp4 + GAME.json); its path and label."""
+    video = render_video(np.random.default_rng(video_seed(seed, index)), settings)
+    video.label["seed"], video.label["index"] = seed, index
+    path = out_dir / (GAME_STEM.format(index) + ".mp4")
+    write_video(path, video)
+    return path, video.label
