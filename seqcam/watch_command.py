@@ -40,6 +40,9 @@ from vision.profile import ProfileError, load_profile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 SAMPLE_FPS = 10.0  # frames looked at per second: enough to see a hand come and go
+NO_BOARD_HINT_S = 5.0  # source seconds without a board before the players are told what to do
+NO_BOARD_HINT = ("No board found yet: make sure the whole board is in view, well lit and not too small "
+                 "(seqcam keeps looking).")
 RETRIES = 3
 RETRY_WAIT_S = 2.0
 OPEN_TIMEOUT_MS = 5000  # a stream that says nothing for this long has failed
@@ -122,11 +125,19 @@ class Session:
     def __init__(self, follower: Follower, writer: EventWriter, stderr: TextIO) -> None:
         self.follower, self.writer, self.stderr = follower, writer, stderr
         self._lock = threading.Lock()
+        self._hinted = False
+
+    @property
+    def board_found(self) -> bool:
+        return self.follower.referee is not None
 
     def feed(self, frame_bgr: np.ndarray, t: float, index: int) -> None:
         with self._lock:
             for line in self.follower.feed(frame_bgr, t, index):
                 self.writer.write(line)
+            if not self.board_found and not self._hinted and t >= NO_BOARD_HINT_S:
+                self._hinted = True  # once: on stderr, so that --json output stays JSON lines
+                print(NO_BOARD_HINT, file=self.stderr, flush=True)
 
     def say(self, text: str) -> None:
         """A line for people on stdout, between event lines (never inside one)."""
@@ -247,7 +258,8 @@ def _watch(source: Source, session: Session, stderr: TextIO, retries: int, retry
                 print(f"seqcam watch: {source.name} holds no frames that can be decoded.", file=stderr)
                 return EXIT_FAILED
             if not writer.as_json:
-                session.say(f"The video ended after {t:.1f} s: {writer.moves} moves seen.")
+                session.say(f"The video ended after {t:.1f} s: {writer.moves} moves seen." if session.board_found
+                            else f"The video ended after {t:.1f} s: the board was never found in it.")
             return EXIT_OK
         attempts = 0 if frames else attempts + 1
         if attempts > retries:

@@ -90,6 +90,19 @@ def test_a_file_that_is_not_a_video(tmp_path, capsys) -> None:
     assert "cannot be read as a video" in capsys.readouterr().err
 
 
+def test_a_video_without_a_board_says_what_to_do_once_and_at_the_end(tmp_path) -> None:
+    path = tmp_path / "table.mp4"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10.0, (320, 180))
+    table = np.full((180, 320, 3), (60, 100, 150), np.uint8)
+    for _ in range(70):  # 7 s of a bare table
+        writer.write(table)
+    writer.release()
+    out, err = io.StringIO(), io.StringIO()
+    assert run_watch(str(path), 2, None, False, stdout=out, stderr=err) == 0
+    assert err.getvalue().count("No board found yet") == 1
+    assert "the board was never found" in out.getvalue()
+
+
 def test_an_unopenable_stream_is_retried_then_given_up() -> None:
     err = io.StringIO()
     start = time.monotonic()
