@@ -9,7 +9,11 @@ from dataclasses import dataclass
 class VisionConfig:
     # decoding
     max_file_bytes: int = 60_000_000
-    max_pixels: int = 50_000_000  # 12 MP photos and panoramas pass; decompression bombs do not
+    max_pixels: int = 50_000_000  # the most pixels a photo may hold (a progressive JPEG or a PNG is decoded whole)
+    # a baseline JPEG (what cameras write) is decoded at a reduced scale as it streams in: phones'
+    # 50 to 108 MP photos pass; decompression bombs do not (Pillow refuses to read the header of
+    # a photo of 179 MP or more)
+    max_baseline_jpeg_pixels: int = 170_000_000
     decode_long_side: int = 1600  # JPEGs are decoded at a reduced scale down to about this size
 
     # locating the board

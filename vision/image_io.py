@@ -52,10 +52,13 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> 
         raise ImageUnreadable(f"{name} is empty (0 bytes). Take or send the photo again.")
     if len(data) > config.max_file_bytes:
         raise ImageTooLarge(f"{name} is larger than {config.max_file_bytes / 1e6:.0f} MB. Send a smaller photo.")
-    width, height, kind = image_header(data, name)
-    if width * height > config.max_pixels:
+    width, height, kind, progressive = image_header(data, name)
+    # a baseline JPEG is decoded at a reduced scale as it streams in; a PNG or a progressive
+    # JPEG is held whole by its decoder
+    limit = config.max_baseline_jpeg_pixels if kind == "JPEG" and not progressive else config.max_pixels
+    if width * height > limit:
         raise ImageTooLarge(
-            f"{name} claims {width} x {height} pixels, more than the {config.max_pixels / 1e6:.0f} megapixels "
+            f"{name} claims {width} x {height} pixels, more than the {limit / 1e6:.0f} megapixels "
             "accepted. Send a smaller photo."
         )
     if kind == "JPEG" and not data.rstrip(b"\0").endswith(_JPEG_END):
@@ -82,20 +85,22 @@ def decode_reduction(long_side: int, wanted_long_side: int) -> int:
     return reduction
 
 
-def image_header(data: bytes, name: str) -> tuple[int, int, str]:
-    """Width, height and format, read from the header without decoding the pixels."""
+def image_header(data: bytes, name: str) -> tuple[int, int, str, bool]:
+    """Width, height, format and whether it is a progressive JPEG, read from the header without
+    decoding the pixels."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as header:
                 width, height = header.size
                 kind = header.format or "unknown"
+                progressive = bool(header.info.get("progressive"))
     except Image.DecompressionBombError:
-        raise ImageTooLarge(f"{name} claims far more pixels than any camera takes. Send a smaller photo.") from None
+        raise ImageTooLarge(f"{name} claims far too many pixels. Send a smaller photo.") from None
     except (UnidentifiedImageError, OSError, ValueError):
         if data.startswith((_JPEG_START, _PNG_START)):
             raise ImageUnreadable(f"{name} is damaged or cut short. Take or send the photo again.") from None
         raise ImageUnreadable(f"{name} is not a photo seqcam can read. Send a JPEG or PNG image.") from None
     if width <= 0 or height <= 0:
         raise ImageUnreadable(f"{name} has no pixels. Send a JPEG or PNG photo.")
-    return width, height, kind
+    return width, height, kind, progressive

@@ -1,5 +1,6 @@
 import io
 import zlib
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -29,6 +30,25 @@ def test_large_jpeg_is_decoded_at_a_reduced_scale_with_the_scale_reported():
     decoded = decode_image(jpeg_bytes(4000, 3000), CONFIG)
     assert decoded.image_bgr.shape == (1500, 2000, 3)
     assert decoded.scale == pytest.approx(2.0)
+
+
+def test_a_baseline_jpeg_may_hold_more_pixels_than_a_progressive_one_or_a_png():
+    # a phone's 50 to 108 MP photo is a baseline JPEG, decoded at a reduced scale as it streams in;
+    # a progressive JPEG or a PNG is held whole: the smaller limit (shrunk here to keep the test small)
+    small = replace(CONFIG, max_pixels=1_000_000, decode_long_side=400)
+    image = Image.new("RGB", (2000, 1000), (200, 200, 200))
+    encoded = {}
+    for name, options in (("baseline", {}), ("progressive", {"progressive": True}), ("png", {})):
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG" if name == "png" else "JPEG", **options)
+        encoded[name] = buffer.getvalue()
+    decoded = decode_image(encoded["baseline"], small)
+    assert decoded.image_bgr.shape == (250, 500, 3) and decoded.scale == pytest.approx(4.0)
+    for name in ("progressive", "png"):
+        with pytest.raises(ImageTooLarge, match="more than the 1 megapixels"):
+            decode_image(encoded[name], small)
+    with pytest.raises(ImageTooLarge, match="smaller photo"):
+        decode_image(encoded["baseline"], replace(small, max_baseline_jpeg_pixels=1_500_000))
 
 
 @pytest.mark.parametrize("size, upright", [((640, 480), (640, 480)), ((4000, 3000), (2000, 1500))])
