@@ -144,6 +144,7 @@ class SlowFollower:
     def __init__(self, lock: WatchedLock) -> None:
         self.lock, self.calls = lock, []
         self.command_sent = threading.Event()
+        self.referee = None  # no board found yet
 
     def feed(self, frame, t, index) -> list:
         self.calls.append("feed starts")
