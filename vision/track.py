@@ -206,6 +206,7 @@ class Tracker:
         self.reference: np.ndarray | None = None
         self.lost = False
         self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
+        self._quiet_unknown: set[int] = set()  # cells read ? that settled as the reference shows them
         self._pending: dict[int, tuple[str, float, int]] = {}  # cell: (reading, since, frames)
         self._doubt_since: float | None = None
         self._previous: np.ndarray | None = None  # the last thumbnail, to tell a still picture from motion
@@ -267,8 +268,16 @@ class Tracker:
         # a chip may have arrived where the picture changed on an empty card, or changed much on
         # a card read ? while the view stayed put (what the reader could not call was no chip)
         strong = change[1:-1, 1:-1].reshape(-1) >= self.track.placed_change
+        if not self.fresh:
+            self._quiet_unknown = set()
         arrived = {c for c in map(int, np.flatnonzero(grid_changed.reshape(-1)))
-                   if self.board.cells[c] == EMPTY or (self.board.cells[c] == UNKNOWN and strong[c] and not self.fresh)}
+                   if self.board.cells[c] == EMPTY or (self.board.cells[c] == UNKNOWN and strong[c]
+                                                       and (not self.fresh or c in self._quiet_unknown))}
+        if self.fresh:  # a ? card read at rest as the reference shows it: a strong change there later is new
+            quiet = change[1:-1, 1:-1].reshape(-1) < self.track.cell_change
+            self._quiet_unknown |= {c for c, (symbol, since, frames) in self._pending.items()
+                                    if symbol == UNKNOWN and self.board.cells[c] == UNKNOWN and quiet[c]
+                                    and t - since >= self.track.stable_s and frames >= self.track.stable_frames}
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still,
                                        arrived)
 

@@ -204,3 +204,30 @@ def test_a_reference_taken_with_arms_over_the_board_is_renewed(demo) -> None:
     kinds = [e.kind for k in range(1, 25) for e in tracker.feed(frames[0], 0.1 * k, k)]
     # the board, found again where it was, gives the reference anew: it is not lost for good
     assert kinds[-1:] == [BOARD_FOUND] and tracker._doubt_since is None and tracker.board == board
+
+
+def test_a_chip_placed_on_an_unknown_card_while_the_view_is_new_is_a_move(demo, monkeypatch) -> None:
+    # after a bump the view is new until every cell reads clearly; an empty card the reader
+    # cannot call keeps it new, and a chip placed there was once taken for the card revealed
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    follower = Follower(2)
+    follower.feed(frames[0], 0.0, 0)
+    follower.feed(frames[0], 0.4, 0)
+    tracker = follower.tracker
+    tracker.board = follower.referee.board = tracker.board.with_cell(where, "?")
+    read = tracker.read
+
+    def unsure_card(frame_bgr, arrived=()):
+        reading = read(frame_bgr, arrived)
+        return reading.with_cell(where, "?") if reading.cells[where] == "." else reading
+
+    monkeypatch.setattr(tracker, "read", unsure_card)
+    lines = []
+    for k, frame in enumerate(frames):
+        t = k / label["fps"]
+        if placed["hand_in_t"] - 0.7 <= t < placed["hand_in_t"] - 0.6:
+            tracker.fresh = True  # a new view, a little before the hand comes
+        lines += follower.feed(frame, t, k)
+    assert (placed["team"], placed["cell"]) in [(line["team"], line["cell"]) for line in lines if line["type"] == "placed"]
