@@ -454,6 +454,7 @@ class Tracker:
             if changed.mean() > self.track.doubt_share:
                 return False
         self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
+        self._quiet_unknown = set()
         self.fresh = self.board is not analysis.board
         return True
 
@@ -523,6 +524,7 @@ class Tracker:
         # the reference stays: it shows the board at rest, where this picture may show a hand;
         # where the two still differ much, every cell is read afresh
         self.lattice, self._previous, self._pending = lattice, thumb, {}
+        self._quiet_unknown = set()
         self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
         return True
 
