@@ -179,15 +179,21 @@ def test_a_weak_fit_with_few_chips_on_it_is_never_taken(demo, monkeypatch) -> No
     assert _found_after(frames[0], 6, TrackConfig(min_weak_fit_chips=chips + 1)) == []  # graph paper: no chips
 
 
-def test_a_chip_placed_on_a_cell_read_unknown_is_a_move(demo) -> None:
-    frames, label = demo
+def _first_placement_on_unknown(frames: list[np.ndarray], label: dict) -> tuple[Follower, dict, int]:
+    """A follower that has taken the board with the demo's first placed chip's cell held as ?
+    (the first reading could not call the empty card), that event and the cell's index."""
     placed = next(e for e in label["events"] if e["type"] == "placed")
     where = placed["cell"][0] * 10 + placed["cell"][1]
     follower = Follower(2)
     follower.feed(frames[0], 0.0, 0)
     follower.feed(frames[0], 0.4, 0)
-    unknown = follower.tracker.board.with_cell(where, "?")  # the first reading could not call the empty card
-    follower.tracker.board = follower.referee.board = unknown
+    follower.tracker.board = follower.referee.board = follower.tracker.board.with_cell(where, "?")
+    return follower, placed, where
+
+
+def test_a_chip_placed_on_a_cell_read_unknown_is_a_move(demo) -> None:
+    frames, label = demo
+    follower, placed, _ = _first_placement_on_unknown(frames, label)
     lines = [line for k, frame in enumerate(frames) for line in follower.feed(frame, k / label["fps"], k)]
     assert (placed["team"], placed["cell"]) in [(line["team"], line["cell"]) for line in lines if line["type"] == "placed"]
 
@@ -210,13 +216,8 @@ def test_a_chip_placed_on_an_unknown_card_while_the_view_is_new_is_a_move(demo, 
     # after a bump the view is new until every cell reads clearly; an empty card the reader
     # cannot call keeps it new, and a chip placed there was once taken for the card revealed
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    where = placed["cell"][0] * 10 + placed["cell"][1]
-    follower = Follower(2)
-    follower.feed(frames[0], 0.0, 0)
-    follower.feed(frames[0], 0.4, 0)
+    follower, placed, where = _first_placement_on_unknown(frames, label)
     tracker = follower.tracker
-    tracker.board = follower.referee.board = tracker.board.with_cell(where, "?")
     read = tracker.read
 
     def unsure_card(frame_bgr, arrived=()):
