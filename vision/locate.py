@@ -119,9 +119,14 @@ def strays(coarse: np.ndarray, quad_small: np.ndarray, config: VisionConfig) -> 
 def fine_fit(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement:
     """The grid's lines followed at full resolution; without a coloured border, the extent is
     checked on the cells themselves (a whole cell off) and the lines followed again."""
-    fit = refine(gray_pyramid, homography, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches,
-                 config.min_line_strength, config.line_segments, outline, config.outline_reach)
+    fit = followed_lines(homography, outline, gray_pyramid, config)
     return fit if outline else extent_checked(fit, gray_pyramid, config) or fit
+
+
+def followed_lines(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement:
+    """``refine`` with the configured reaches (the outer lines first when ``outline``)."""
+    return refine(gray_pyramid, homography, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches,
+                  config.min_line_strength, config.line_segments, outline, config.outline_reach)
 
 
 def extent_checked(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:
@@ -130,9 +135,8 @@ def extent_checked(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig)
     dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, config.extent_reach)
     if not (dx or dy):
         return None
-    return refine(gray_pyramid, fit.homography @ np.array([[1.0, 0, dx], [0, 1, dy], [0, 0, 1]]),
-                  config.refine_cell_px, config.refine_pad_cells, config.refine_reaches, config.min_line_strength,
-                  config.line_segments, False, config.outline_reach)
+    return followed_lines(fit.homography @ np.array([[1.0, 0, dx], [0, 1, dy], [0, 0, 1]]), False, gray_pyramid,
+                          config)
 
 
 def centred_fit(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:

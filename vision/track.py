@@ -206,7 +206,7 @@ class Tracker:
         self.reference: np.ndarray | None = None
         self.lost = False
         self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
-        self._quiet_unknown: set[int] = set()  # cells read ? that settled as the reference shows them
+        self._quiet_unknown: set[int] = set()  # in a new view: cells read ? that settled as the reference shows them
         self._pending: dict[int, tuple[str, float, int]] = {}  # cell: (reading, since, frames)
         self._doubt_since: float | None = None
         self._previous: np.ndarray | None = None  # the last thumbnail, to tell a still picture from motion
@@ -255,8 +255,8 @@ class Tracker:
             # many cells are read afresh (misreadings are held back)
             self.reference[self._ring_pixels] = thumb[self._ring_pixels]
             ring_share = 0.0
-            if covered > self.track.hand_cells:
-                self.fresh = True
+            if covered > self.track.hand_cells and not self.fresh:
+                self.fresh, self._quiet_unknown = True, set()
         if not still and (covered > self.track.hand_cells or ring_share > self.track.hand_ring_share):
             return events  # hands over the board: nothing counts until they leave (what settled before waits)
         if not grid_changed.any() and not self.fresh:
@@ -268,8 +268,6 @@ class Tracker:
         # a chip may have arrived where the picture changed on an empty card, or changed much on
         # a card read ? while the view stayed put (what the reader could not call was no chip)
         strong = change[1:-1, 1:-1].reshape(-1) >= self.track.placed_change
-        if not self.fresh:
-            self._quiet_unknown = set()
         arrived = {c for c in map(int, np.flatnonzero(grid_changed.reshape(-1)))
                    if self.board.cells[c] == EMPTY or (self.board.cells[c] == UNKNOWN and strong[c]
                                                        and (not self.fresh or c in self._quiet_unknown))}
