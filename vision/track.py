@@ -180,6 +180,7 @@ RING = np.ones((GRID + 2, GRID + 2), bool)
 RING[1:-1, 1:-1] = False
 REST_BLEND = 0.2  # share of a frame at rest that the reference takes
 SLIDE_WINDOWS = (2, 3, 3)  # rounds of sliding the lattice with the picture: windows per side
+MOTION_WINDOWS = 3  # windows per side that tell a turned view from a still one
 
 
 def ring_pixels(cell_px: int) -> np.ndarray:
@@ -497,10 +498,16 @@ class Tracker:
         return (dx, dy) if response >= self.track.shift_response else None
 
     def _shifted(self, thumb: np.ndarray) -> bool:
-        """The whole picture slid: the camera or the board moved (hands change only part of it,
-        which does not move the correlation peak)."""
+        """The picture slid: the camera or the board moved (hands change only part of it, which
+        does not move the correlation peaks). The whole picture's peak misses a camera turned
+        about the board's middle, so most windows sliding counts too."""
         shift = self._shift(thumb)
-        return shift is not None and float(np.hypot(*shift)) > self.track.shift_px
+        if shift is not None and float(np.hypot(*shift)) > self.track.shift_px:
+            return True
+        assert self.reference is not None
+        _, shifts = local_shifts(self.reference, thumb, self.track.shift_response, MOTION_WINDOWS)
+        slid = np.hypot(shifts[:, 0], shifts[:, 1]) > self.track.shift_px
+        return len(shifts) >= MOTION_WINDOWS and slid.mean() > 0.5
 
     def _slide(self, frame_bgr: np.ndarray) -> bool:
         """Follows a small move of the camera by moving the lattice with the picture; True when

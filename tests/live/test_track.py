@@ -116,6 +116,24 @@ def test_a_bumped_camera_is_followed_without_events(demo) -> None:
     assert np.abs(tracker.lattice - expected).mean() < 1.5
 
 
+@pytest.mark.parametrize("degrees", [2.0, 3.0])
+def test_a_camera_turned_about_the_board_middle_is_followed(demo, degrees: float) -> None:
+    """Turned about the grid's middle, the whole picture's correlation peak stays put and
+    fewer than half the cells change (a fifth at 2 degrees): the lattice must still follow,
+    or the cells are read through a lattice off by a tenth of a cell and more."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    before = tracker.lattice.copy()
+    h, w = frames[0].shape[:2]
+    centre = before.reshape(-1, 2).mean(axis=0)
+    turn = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), degrees, 1.0)
+    turned_view = cv2.warpAffine(frames[0], turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    events = [e for k in range(1, 25) for e in tracker.feed(turned_view, k / 10, k)]
+    assert events == []
+    expected = cv2.transform(before.reshape(-1, 1, 2), turn).reshape(before.shape)
+    assert np.abs(tracker.lattice - expected).mean() < 1.5
+
+
 def test_undo_takes_the_last_move_back_in_the_referee_and_the_tracker(demo) -> None:
     frames, label = demo
     follower = Follower(2)
