@@ -270,6 +270,14 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
             yield judged_fit(moved, gray_pyramid, config, judge)
 
 
+def fit_near(image_bgr: np.ndarray, lattice_xy: np.ndarray, config: VisionConfig) -> Candidate:
+    """The grid's lines followed from a lattice found in an earlier frame of the same view,
+    judged (no proposals: on a checked cloth they come and go with a frame's noise)."""
+    gray_pyramid = Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
+    fit = followed_lines(grid_homography(outer_corners(lattice_xy)), False, gray_pyramid, config)
+    return judged_fit(fit, gray_pyramid, config, judge=True)
+
+
 def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:
     """The printed grid in ``image_bgr`` (BGR uint8), or None when no grid is in the photo.
 

@@ -40,7 +40,7 @@ from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionError, VisionWarning
-from vision.locate import Candidate, GridFit
+from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, second_looks, turned
 from vision.profile import Profile
 from vision.warp import GRID, outer_corners, rotate_lattice
@@ -406,6 +406,8 @@ class Tracker:
         if t - self._last_locate < self.track.relocate_every_s:
             return []
         analysis = self._locate(frame_bgr, t)
+        if analysis is None and self._first_fit is not None:
+            analysis = self._found_again(frame_bgr, self._first_fit)
         if analysis is None:
             return []
         first, self._first_fit = self._first_fit, analysis
@@ -415,6 +417,22 @@ class Tracker:
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
+
+    def _found_again(self, frame_bgr: np.ndarray, seen: Analysis) -> Analysis | None:
+        """The board located in an earlier frame, looked for where it was when locating from
+        scratch misses it; only a sure fit counts, as it did not come from a search of its own."""
+
+        def near(image_bgr: np.ndarray, config: VisionConfig) -> GridFit | None:
+            candidate = fit_near(image_bgr, seen.lattice_xy, config)
+            if candidate.score < config.sure_board_probability:
+                return None
+            return GridFit(corners_xy=outer_corners(candidate.lattice_xy), lattice_xy=candidate.lattice_xy,
+                           score=candidate.score)
+
+        try:
+            return analyze_image(frame_bgr, self.team_count, self.config, locate=near, profile=self.profile)
+        except VisionError:
+            return None
 
     def _same_grid(self, a: np.ndarray, b: np.ndarray) -> bool:
         """Two lattices that found the same grid (within ``same_fit_cells``, mean)."""

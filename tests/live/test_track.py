@@ -197,6 +197,36 @@ def test_a_weak_fit_with_few_chips_on_it_is_never_taken(demo, monkeypatch) -> No
     assert _found_after(frames[0], 6, TrackConfig(min_weak_fit_chips=chips + 1)) == []  # graph paper: no chips
 
 
+def _located_once(monkeypatch) -> None:
+    """Locating from scratch finds the board the first time only (proposals that come and go
+    with a frame's noise, as round a board on a checked cloth)."""
+    real = track_module.analyze_image
+    turn = itertools.count()
+
+    def locating(frame, team_count, config, locate=None, profile=None, fitted=None):
+        if locate is not None or next(turn) == 0:
+            return real(frame, team_count, config, locate=locate, profile=profile, fitted=fitted)
+        raise BoardNotFound("no board")
+
+    monkeypatch.setattr(track_module, "analyze_image", locating)
+
+
+def test_a_board_located_once_is_taken_when_found_again_where_it_was(demo, monkeypatch) -> None:
+    frames, _ = demo
+    _located_once(monkeypatch)
+    assert _found_after(frames[0], 2) == [BOARD_FOUND]
+
+
+def test_a_board_located_once_and_gone_is_not_taken(demo, monkeypatch) -> None:
+    frames, _ = demo
+    _located_once(monkeypatch)
+    tracker = Tracker(2)
+    kinds = [e.kind for e in tracker.feed(frames[0], 0.0, 0)]
+    blank = np.full_like(frames[0], 128)
+    kinds += [e.kind for k in range(1, 6) for e in tracker.feed(blank, 0.4 * k, k)]
+    assert kinds == [] and tracker.board is None
+
+
 def _first_placement_on_unknown(frames: list[np.ndarray], label: dict) -> tuple[Follower, dict, int]:
     """A follower that has taken the board with the demo's first placed chip's cell held as ?
     (the first reading could not call the empty card), that event and the cell's index."""
