@@ -73,7 +73,8 @@ class TrackConfig:
     lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
     trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
     stale_after_s: float = 1.0  # in doubt this long, the board found where it was: its picture becomes the reference
-    same_fit_cells: float = 0.25  # two locatings this close (cell widths, mean) found the same grid
+    same_fit_cells: float = 0.35  # two locatings this close (cell widths, mean) found the same grid (a blurred
+    # board full of chips is located up to a sixth of a cell either way, frame to frame)
     moved_px: float = 2.0  # the lattice moved further than this (mean, pixels): adopt the new one
     shift_px: float = 0.4  # the thumbnail slid this far (thumbnail pixels) against the reference: view moved
     shift_response: float = 0.2  # ... and the correlation peak is at least this clear
