@@ -208,7 +208,7 @@ class Tracker:
         self.reference: np.ndarray | None = None
         self.lost = False
         self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
-        self._quiet_unknown: set[int] = set()  # in a new view: cells read ? that settled as the reference shows them
+        self._quiet_unknown: set[int] = set()  # cells read ? whose picture the reference shows as read
         self._pending: dict[int, tuple[str, float, int]] = {}  # cell: (reading, since, frames)
         self._doubt_since: float | None = None
         self._previous: np.ndarray | None = None  # the last thumbnail, to tell a still picture from motion
@@ -265,14 +265,10 @@ class Tracker:
             self._pending = {}
             # the board at rest: follow the light, slowly (a hand just coming in may not show yet)
             self.reference += REST_BLEND * (thumb - self.reference)
+            self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
             return events
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
-        # a chip may have arrived where the picture changed on an empty card, or changed much on
-        # a card read ? while the view stayed put (what the reader could not call was no chip)
-        strong = change[1:-1, 1:-1].reshape(-1) >= self.track.placed_change
-        arrived = {c for c in map(int, np.flatnonzero(grid_changed.reshape(-1)))
-                   if self.board.cells[c] == EMPTY or (self.board.cells[c] == UNKNOWN and strong[c]
-                                                       and (not self.fresh or c in self._quiet_unknown))}
+        arrived = self._arrived(grid_changed.reshape(-1), change[1:-1, 1:-1].reshape(-1))
         if self.fresh:  # a ? card read at rest as the reference shows it: a strong change there later is new
             quiet = change[1:-1, 1:-1].reshape(-1) < self.track.cell_change
             self._quiet_unknown |= {c for c, (symbol, since, frames) in self._pending.items()
@@ -280,6 +276,23 @@ class Tracker:
                                     and t - since >= self.track.stable_s and frames >= self.track.stable_frames}
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still,
                                        arrived)
+
+    def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:
+        """The cells (of the (100,) ``changed``) where a chip may have arrived: an empty card
+        whose picture changed, or a card read ? (what the reader could not call was no chip)
+        whose picture changed much while the view stayed put. A ? card whose picture the
+        reference shows as it was read (read ? with the board at rest, or settled as ? in a new
+        view) changed for real already when the change is firm, in a view that stayed put."""
+        assert self.board is not None
+        strong = change >= self.track.placed_change
+        firm = change >= self.track.hand_change
+        arrived = set()
+        for c in map(int, np.flatnonzero(changed)):
+            symbol, quiet = self.board.cells[c], c in self._quiet_unknown
+            if symbol == EMPTY or (symbol == UNKNOWN and (
+                    (strong[c] and (quiet or not self.fresh)) or (firm[c] and quiet and not self.fresh))):
+                arrived.add(c)
+        return arrived
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
                   covered: bool = False, still: bool = False, arrived: Collection[int] = ()) -> list[TrackEvent]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -242,6 +243,16 @@ def _first_placement_on_unknown(frames: list[np.ndarray], label: dict) -> tuple[
 def test_a_chip_placed_on_a_cell_read_unknown_is_a_move(demo) -> None:
     frames, label = demo
     follower, placed, _ = _first_placement_on_unknown(frames, label)
+    lines = [line for k, frame in enumerate(frames) for line in follower.feed(frame, k / label["fps"], k)]
+    assert (placed["team"], placed["cell"]) in [(line["team"], line["cell"]) for line in lines if line["type"] == "placed"]
+
+
+def test_a_chip_placed_on_an_unknown_card_seen_at_rest_is_a_move_on_a_firm_change(demo) -> None:
+    # the card read ? with the board at rest (the reference shows it as read): a change firm
+    # enough for a hand is a chip there, even when it is not as strong as a chip on a card
+    frames, label = demo
+    follower, placed, _ = _first_placement_on_unknown(frames, label)
+    follower.tracker.track = replace(follower.tracker.track, placed_change=10.0)  # never strong
     lines = [line for k, frame in enumerate(frames) for line in follower.feed(frame, k / label["fps"], k)]
     assert (placed["team"], placed["cell"]) in [(line["team"], line["cell"]) for line in lines if line["type"] == "placed"]
 
