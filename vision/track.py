@@ -39,7 +39,7 @@ import numpy as np
 from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, VisionError, VisionWarning
+from vision.errors import BoardNotFound, VisionError, VisionWarning, VisionWarningKind
 from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, second_looks, turned
 from vision.profile import Profile
@@ -187,6 +187,10 @@ MOTION_WINDOWS = 3  # windows per side that tell a turned view from a still one
 def ring_pixels(cell_px: int) -> np.ndarray:
     """(side, side) bool: the pixels of a thumbnail outside the grid."""
     return np.kron(RING, np.ones((cell_px, cell_px), bool)).astype(bool)
+
+
+def _top_unsure(analysis: Analysis) -> bool:
+    return any(warning.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for warning in analysis.warnings)
 
 
 def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -425,12 +429,26 @@ class Tracker:
         if analysis is None:
             return []
         first, self._first_fit = self._first_fit, analysis
-        if first is None or not self._same_fit(first, analysis):
+        if first is None:
+            return []
+        analysis = self._turned_like(analysis, first)
+        if not self._same_fit(first, analysis):
             return []  # a board is taken when two locatings agree: one can be a fluke (a hand, clutter)
         analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, trust=True)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
+
+    @staticmethod
+    def _turned_like(analysis: Analysis, other: Analysis) -> Analysis:
+        """``analysis`` turned (lattice and reading) to the quarter turn of ``other``'s lattice
+        when neither could tell the board's top: where few printed cards show, locatings of
+        one board guess it differently."""
+        if not (_top_unsure(analysis) and _top_unsure(other)):
+            return analysis
+        turns = min(range(4), key=lambda k: lattice_distance(rotate_lattice(analysis.lattice_xy, k), other.lattice_xy))
+        return replace(analysis, lattice_xy=rotate_lattice(analysis.lattice_xy, turns),
+                       board=turned(analysis.board, turns))
 
     def _found_again(self, frame_bgr: np.ndarray, seen: Analysis) -> Analysis | None:
         """The board located in an earlier frame, looked for where it was when locating from

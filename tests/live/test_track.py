@@ -15,10 +15,11 @@ from seqcam.follow import Follower
 from seqcam.samples import default_video
 from vision.render.hands import draw_hand, sample_hand
 import vision.track as track_module
-from vision.errors import BoardNotFound
+from vision.errors import BoardNotFound, VisionWarning, VisionWarningKind
 from vision.locate import Candidate
-from vision.pipeline import analyze_image
+from vision.pipeline import analyze_image, turned
 from vision.track import BOARD_CHANGED, BOARD_FOUND, TrackConfig, Tracker, thumbnail
+from vision.warp import rotate_lattice
 
 GAME_EVENTS = ("placed", "removed", "sequence", "winner", "violation")
 
@@ -226,6 +227,32 @@ def test_a_board_located_once_and_gone_is_not_taken(demo, monkeypatch) -> None:
     blank = np.full_like(frames[0], 128)
     kinds += [e.kind for k in range(1, 6) for e in tracker.feed(blank, 0.4 * k, k)]
     assert kinds == [] and tracker.board is None
+
+
+@pytest.mark.parametrize("top_unsure", [True, False])
+def test_a_board_whose_top_each_locating_guesses_differently_is_taken_only_if_unsure(demo, monkeypatch,
+                                                                                     top_unsure: bool) -> None:
+    # few printed cards show on a board full of chips: one locating may take another side for
+    # the top; two locatings sure of a top that differs found different boards
+    frames, _ = demo
+    real = track_module.analyze_image
+    turn = itertools.count()
+    unsure = (VisionWarning(VisionWarningKind.ORIENTATION_UNCERTAIN, "cannot tell the top"),) if top_unsure else ()
+
+    def locating(frame, team_count, config, locate=None, profile=None, fitted=None):
+        analysis = real(frame, team_count, config, locate=locate, profile=profile, fitted=fitted)
+        k = next(turn) % 2
+        return replace(analysis, lattice_xy=rotate_lattice(analysis.lattice_xy, k), board=turned(analysis.board, k),
+                       warnings=unsure)
+
+    monkeypatch.setattr(track_module, "analyze_image", locating)
+    tracker = Tracker(2)
+    kinds = [e.kind for k in range(2) for e in tracker.feed(frames[0], 0.4 * k, k)]
+    if top_unsure:
+        assert kinds == [BOARD_FOUND]
+        assert tracker.board == real(frames[0]).board  # as the first locating read it
+    else:
+        assert kinds == [] and tracker.board is None
 
 
 def _first_placement_on_unknown(frames: list[np.ndarray], label: dict) -> tuple[Follower, dict, int]:
