@@ -11,6 +11,8 @@ const RED_SUITS = "HD";
 const CAMERA_EVERY_MS = 1500; // a frame at most this often; the next waits for the answer to the last
 const CAMERA_LONG_SIDE = 1920; // phones film larger; the reading needs no more
 const CAMERA_NO_BOARD = ["board_not_found", "board_unreadable", "board_cut_off"]; // normal while a hand is over the board
+const PHOTO_LONG_SIDE = 4032; // a 12 MP photo goes as it is; a larger one (a 50 or 108 MP mode) is shrunk on the phone
+const PHOTO_SHRINK_BYTES = 8_000_000; // ... when its file is this large: it uploads faster and stays under the server's limit
 
 const page = {
   lang: "en",
@@ -478,6 +480,25 @@ async function answerCard() {
 
 // --- players' actions ----------------------------------------------------------------
 
+// A large photo, at most PHOTO_LONG_SIDE pixels long, as a JPEG; the file itself when it is
+// small, or when the browser cannot decode it (the server then says what is wrong with it).
+async function photoToSend(file) {
+  if (file.size <= PHOTO_SHRINK_BYTES || typeof createImageBitmap !== "function") return file;
+  try {
+    const bitmap = await createImageBitmap(file); // turned upright as its EXIF orientation says
+    const scale = Math.min(1, PHOTO_LONG_SIDE / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(bitmap.width * scale);
+    canvas.height = Math.round(bitmap.height * scale);
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    const shrunk = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+    return shrunk && shrunk.size < file.size ? shrunk : file;
+  } catch {
+    return file;
+  }
+}
+
 async function sendPhoto(file) {
   const label = $("photo-label");
   const status = $("photo-status");
@@ -485,10 +506,11 @@ async function sendPhoto(file) {
   label.classList.add("busy");
   status.textContent = t("page.reading_photo");
   try {
+    const photo = await photoToSend(file);
     await api(`/api/tables/${page.tableId}/photos`, {
       method: "POST",
-      headers: { "Content-Type": file.type || "application/octet-stream" },
-      body: file,
+      headers: { "Content-Type": photo.type || "application/octet-stream" },
+      body: photo,
     });
     status.textContent = "";
     await refresh();

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from server.browser import PHONE, launch
 from server.i18n import message
 from server.local import running_server
+from server.settings import ServerSettings
 from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO
 from tests.server.test_calibration_api import EMPTY_BOARD
 
@@ -138,6 +142,23 @@ def test_a_photo_without_a_board_says_what_to_do(browser: Browser, base_url: str
     expect(error).to_have_text(message("error.board_not_found"), timeout=READ_TIMEOUT_MS)
     expect(player.locator("#photo-label")).not_to_have_class("busy")
     expect(player.locator("#winner")).to_be_hidden()
+
+
+def test_a_photo_too_large_for_the_server_is_shrunk_on_the_phone(browser: Browser, base_url: str,
+                                                                 tmp_path: Path) -> None:
+    # a 36 MP photo of about 30 MB (a phone's high-resolution mode): over the server's upload limit as it is
+    image = cv2.imread(str(WINNING_PHOTO))
+    large = cv2.resize(image, (8000, 4500), interpolation=cv2.INTER_LINEAR)
+    grain = np.random.default_rng(0).integers(0, 25, large.shape, dtype=np.uint8)
+    large = cv2.subtract(cv2.add(large, grain), np.full_like(large, 12))
+    path = tmp_path / "large.jpg"
+    cv2.imwrite(str(path), large, [cv2.IMWRITE_JPEG_QUALITY, 98])
+    assert path.stat().st_size > ServerSettings(db_path=Path("unused")).max_upload_bytes
+    player = phone(browser)
+    start_table(player, base_url)
+    player.set_input_files("#photo", str(path))
+    expect(player.locator("#winner")).to_contain_text(message("page.winner", team=message("team.B")),
+                                                      timeout=READ_TIMEOUT_MS)
 
 
 def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: str) -> None:
