@@ -29,6 +29,7 @@ class VisionConfig:
     close_shares: tuple[float, ...] = (0.012, 0.035)  # blobs this near (of the long side) are grouped
     texture_box_share: float = 0.02  # window of the ink-on-paper density map, of the long side
     strand_share: float = 0.025  # inked paper is also opened this wide (of the long side): arms' edges cut off
+    check_share: float = 0.0125  # paper is also opened this wide (of the long side): a checked cloth's squares cut off
     min_blob_fill: float = 0.2  # paper must fill this share of its group's hull
     min_proposal_share: float = 0.01  # of the photo's area
     max_proposals: int = 12

@@ -3,7 +3,8 @@
 Stages (each in its own module):
 
 1. proposals (``locate_propose``): quadrilaterals round blobs of card paper, and of
-   paper with ink on it, on a small copy of the photo;
+   paper with ink on it, on a small copy of the photo (and, when those found no sure board,
+   round the paper opened wide: a board on a checked cloth);
 2. the lattice (``locate_lattice``): for the most periodic proposals, the cells' period,
    slant and perspective from the autocorrelation of the gradient, then the 10 x 10 cells
    placed where the paper ends at a coloured border (or where the art ends, for a white
@@ -36,7 +37,7 @@ from vision.errors import BoardCutOff
 from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, PlaceSettings, Pyramid, Refinement, align,
                                    apply_homography, centre_step, evidence, extent_shift, grid_homography,
                                    periodicity, place, refine)
-from vision.locate_propose import propose_quads
+from vision.locate_propose import opened_paper_quads, propose_quads
 from vision.locate_verdict import default_verdict, verdict_features
 from vision.warp import outer_corners
 
@@ -231,9 +232,8 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     periodic first, with the small copy's scale and the pyramids the fits work on."""
     small, scale = downscaled(image_bgr, config.locate_long_side)
     small_pyramid = Pyramid(small)
-    level = min(config.propose_level, len(small_pyramid.levels) - 1)
-    to_small = 2.0**level  # proposal pixel -> small pixel, about (pyrDown halves)
-    quads = propose_quads(small_pyramid.levels[level], small, levels=config.paper_levels,
+    proposing, to_small = proposal_copy(small_pyramid, config)
+    quads = propose_quads(proposing, small, levels=config.paper_levels,
                           max_chroma=config.paper_max_chroma, top_share=config.white_top_share,
                           reaches=config.close_shares, texture_box_share=config.texture_box_share,
                           strand_share=config.strand_share,
@@ -245,6 +245,22 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
                          config.align_pitch_range, config.align_max_skew) for quad in quads]
     ordered = [quads[index] for index in np.argsort(looks)[::-1]]
     return ordered, scale, small_pyramid, gray_pyramid
+
+
+def proposal_copy(small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, float]:
+    """The copy of the photo proposals are made on, and the size of its pixel in the small copy's."""
+    level = min(config.propose_level, len(small_pyramid.levels) - 1)
+    return small_pyramid.levels[level], 2.0**level  # about: pyrDown halves
+
+
+def checked_cloth_proposals(small_pyramid: Pyramid, config: VisionConfig) -> list[np.ndarray]:
+    """Quadrilaterals round the paper opened wide (``opened_paper_quads``), in the small copy's pixels."""
+    proposing, to_small = proposal_copy(small_pyramid, config)
+    quads = opened_paper_quads(proposing, level=config.paper_levels[-1], max_chroma=config.paper_max_chroma,
+                               top_share=config.white_top_share, reach=config.close_shares[0],
+                               check_share=config.check_share, min_area_share=config.min_proposal_share,
+                               min_fill=config.min_blob_fill)
+    return [(quad + 0.5) * to_small - 0.5 for quad in quads]
 
 
 def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:
@@ -263,6 +279,9 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
     for quad in sorted(strayed, key=lambda q: -abs(cv2.contourArea(q)))[: config.max_unaligned]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config, aligned=False), scale, gray_pyramid, config,
                                 judge, ruled_out)
+    # then the paper opened wide (a board on a checked cloth), after every proposal of the photo's own
+    for quad in checked_cloth_proposals(small_pyramid, config)[: config.max_unaligned]:
+        yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # last (a fit found as it was comes first): the ruled-out fits moved onto the cells
     for fit in ruled_out[: config.max_moved_to_cells]:
         moved = moved_to_cells(fit, gray_pyramid, config)

@@ -239,3 +239,17 @@ def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, levels: tup
                for other in unique):
             unique.append(quad)
     return unique[:max_count]
+
+
+def opened_paper_quads(image_bgr: np.ndarray, *, level: float, max_chroma: float, top_share: float, reach: float,
+                       check_share: float, min_area_share: float, min_fill: float) -> list[np.ndarray]:
+    """Quadrilaterals round the paper left when it is opened ``check_share`` of the long side
+    wide, the largest first: a checked cloth's white squares join the cards' paper in every
+    other mask, and fall away here while the board's paper (its cards, a white border) stays."""
+    height, width = image_bgr.shape[:2]
+    long_side = max(height, width)
+    (paper,), _ = paper_and_ink(image_bgr, (level,), max_chroma, top_share)
+    check = max(3, int(check_share * long_side) | 1)
+    opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (check, check)))
+    found = group_quads(opened, max(3, int(reach * long_side) | 1), min_area_share * height * width, min_fill)
+    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]

@@ -229,3 +229,12 @@ def test_a_board_full_of_chips_is_found_where_its_cells_end_not_its_paper():
     board = analyze_image(frame, 3, CONFIG).board
     # too few printed cards show to tell the top: the reading may come turned
     assert any(turned(board, k).rows() == video.label["start_grid"] for k in range(4))
+
+
+def test_a_board_on_a_checked_cloth_is_found():
+    # a rendered video frame (dev seed 7070, game 17): a white-bordered board on a red and white
+    # checked cloth, whose white squares join the board's paper in every proposal of the photo's own
+    video = render_video(np.random.default_rng(video_seed(7070, 17)), replace(VideoSettings(), moves=10))
+    frame = next(video.frames)
+    board = analyze_image(frame, video.label["teams"], CONFIG).board
+    assert any(turned(board, k).rows() == video.label["start_grid"] for k in range(4))
