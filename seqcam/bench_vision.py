@@ -117,7 +117,7 @@ def score_reading(result: PhotoResult, read: Board, label: dict, team_count: int
 def true_grid_locator(label: dict, scale: float):
     """A stand-in for the locating stage that knows the answer: measures the later stages alone."""
     corners = np.array(label["corners_px"], np.float32) / scale
-    fit = GridFit(corners_xy=corners, lattice_xy=lattice_from_corners(corners), score=1.0)
+    fit = GridFit(lattice_xy=lattice_from_corners(corners), score=1.0)
     return lambda image_bgr, config: fit
 
 

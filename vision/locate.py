@@ -46,17 +46,20 @@ from vision.warp import outer_corners
 class GridFit:
     """The located grid.
 
-    ``corners_xy``: (4, 2) float32, the grid's outer corners in image pixels, in cyclic order
-    (lattice [0, 0], [0, 10], [10, 10], [10, 0]); which one is the printed top-left is left
-    to the orientation stage unless ``oriented``. ``lattice_xy``: (11, 11, 2) float32, the crossing of row line i
-    and column line j at [i, j], following the board's fold and the lens. ``score``: how
-    clearly the grid showed (higher is better).
+    ``lattice_xy``: (11, 11, 2) float32, the crossing of row line i and column line j at
+    [i, j], following the board's fold and the lens. ``score``: how clearly the grid showed
+    (higher is better). ``corners_xy``: (4, 2) float32, the grid's outer corners in image
+    pixels, in cyclic order (lattice [0, 0], [0, 10], [10, 10], [10, 0]); which one is the
+    printed top-left is left to the orientation stage unless ``oriented``.
     """
 
-    corners_xy: np.ndarray
     lattice_xy: np.ndarray
     score: float
     oriented: bool = False  # corner 0 is known to be the printed top-left (located by a calibration)
+
+    @property
+    def corners_xy(self) -> np.ndarray:
+        return outer_corners(self.lattice_xy)
 
 
 def downscaled(image_bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
@@ -280,7 +283,7 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config, aligned=False), scale, gray_pyramid, config,
                                 judge, ruled_out)
     # then the paper opened wide (a board on a checked cloth), after every proposal of the photo's own
-    for quad in checked_cloth_proposals(small_pyramid, config)[: config.max_unaligned]:
+    for quad in checked_cloth_proposals(small_pyramid, config)[: config.max_opened_paper]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # last (a fit found as it was comes first): the ruled-out fits moved onto the cells
     for fit in ruled_out[: config.max_moved_to_cells]:
@@ -320,5 +323,4 @@ def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candid
         if best.score < config.min_cut_off_probability:
             return None  # seen only in part, it must look all the more like a board
         raise BoardCutOff(cut_off_message(sides))
-    corners = outer_corners(lattice)
-    return GridFit(corners_xy=corners, lattice_xy=lattice, score=best.score)
+    return GridFit(lattice_xy=lattice, score=best.score)

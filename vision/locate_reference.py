@@ -16,9 +16,9 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate import GridFit, cut_off_message, cut_off_sides, downscaled
-from vision.warp import GRID, outer_corners
-from vision.locate_lattice import Pyramid, refine
+from vision.locate import GridFit, cut_off_message, cut_off_sides, downscaled, followed_lines
+from vision.warp import GRID
+from vision.locate_lattice import Pyramid
 from vision.profile import REFERENCE_CELL_PX, Profile
 
 REFERENCE_UPSCALE = 2  # the stored grid is enlarged so its small print yields keypoints
@@ -78,13 +78,10 @@ def locate_by_reference(image_bgr: np.ndarray, profile: Profile, config: VisionC
         return None
     homography, inliers = matched
     to_full = np.diag([1 / scale, 1 / scale, 1.0]) @ homography
-    fit = refine(Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)), to_full, config.refine_cell_px,
-                 config.refine_pad_cells, config.refine_reaches, config.min_line_strength, config.line_segments,
-                 False, config.outline_reach)
+    fit = followed_lines(to_full, False, Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)), config)
     lattice = fit.lattice_xy
     height, width = image_bgr.shape[:2]
     sides = cut_off_sides(lattice, width, height, config.edge_margin_px)
     if sides:
         raise BoardCutOff(cut_off_message(sides))
-    corners = outer_corners(lattice)
-    return GridFit(corners_xy=corners, lattice_xy=lattice, score=float(inliers), oriented=True)
+    return GridFit(lattice_xy=lattice, score=float(inliers), oriented=True)

@@ -218,7 +218,7 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
         # well: the printed layout must fit better where the grid lies than a cell to a side
         if matched is not None and register_lead(*card_ink(prepared, plain, features, config),
                                                  matched.quarter_turns) > 0:
-            return GridFit(corners_xy=outer_corners(lattice), lattice_xy=lattice, score=candidate.score)
+            return GridFit(lattice_xy=lattice, score=candidate.score)
     return None
 
 
@@ -238,7 +238,7 @@ def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: 
         if (orientation.margin >= config.min_confirm_margin
                 and orientation.margin >= config.min_confirm_margin_share * orientation.votes
                 and register_lead(*ink, orientation.quarter_turns) >= config.min_register_lead_share * orientation.votes):
-            return GridFit(corners_xy=outer_corners(lattice), lattice_xy=lattice, score=candidate.score)
+            return GridFit(lattice_xy=lattice, score=candidate.score)
     return None
 
 

@@ -288,13 +288,14 @@ class Tracker:
         reference shows as it was read (read ? with the board at rest, or settled as ? in a new
         view) changed for real already when the change is firm, in a view that stayed put."""
         assert self.board is not None
-        strong = change >= self.track.placed_change
-        firm = change >= self.track.hand_change
         arrived = set()
         for c in map(int, np.flatnonzero(changed)):
             symbol, quiet = self.board.cells[c], c in self._quiet_unknown
-            if symbol == EMPTY or (symbol == UNKNOWN and (
-                    (strong[c] and (quiet or not self.fresh)) or (firm[c] and quiet and not self.fresh))):
+            if symbol == UNKNOWN and (quiet or not self.fresh):
+                enough = self.track.hand_change if quiet and not self.fresh else self.track.placed_change
+                if change[c] >= enough:
+                    arrived.add(c)
+            elif symbol == EMPTY:
                 arrived.add(c)
         return arrived
 
@@ -410,7 +411,7 @@ class Tracker:
         self._weak.append(lattice)
         if len(self._weak) < self.track.recurring_locates:
             return None
-        fit = GridFit(corners_xy=outer_corners(lattice), lattice_xy=lattice, score=weak.score)
+        fit = GridFit(lattice_xy=lattice, score=weak.score)
         try:
             analysis = analyze_image(frame_bgr, self.team_count, self.config, locate=lambda *_: fit,
                                      profile=self.profile)
@@ -458,8 +459,7 @@ class Tracker:
             candidate = fit_near(image_bgr, seen.lattice_xy, config)
             if candidate.score < config.sure_board_probability:
                 return None
-            return GridFit(corners_xy=outer_corners(candidate.lattice_xy), lattice_xy=candidate.lattice_xy,
-                           score=candidate.score)
+            return GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score)
 
         try:
             return analyze_image(frame_bgr, self.team_count, self.config, locate=near, profile=self.profile)

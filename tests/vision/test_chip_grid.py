@@ -13,7 +13,7 @@ from vision.config import VisionConfig
 from vision.image_io import read_image_file
 from vision.locate import GridFit
 from vision.pipeline import analyze_decoded
-from vision.warp import lattice_from_corners, outer_corners, shifted_lattice
+from vision.warp import lattice_from_corners, shifted_lattice
 
 CONFIG = VisionConfig()
 
@@ -50,7 +50,7 @@ def test_the_grid_stays(offsets):
 
 def fitted(lattice: np.ndarray):
     """A locating stage that returns ``lattice``."""
-    fit = GridFit(corners_xy=outer_corners(lattice), lattice_xy=lattice, score=1.0)
+    fit = GridFit(lattice_xy=lattice, score=1.0)
     return lambda image, config: fit
 
 
