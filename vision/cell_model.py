@@ -1,11 +1,14 @@
 """A small learned judge of each cell: chip, empty card, or hidden.
 
 The inputs are the measures of ``read_cells`` (shares of a disc, colour, smoothness,
-roundness, the card's free corners), each normalised to the photo's own paper, so nothing
-depends on one artwork. Two-layer perceptrons (several, averaged) turn them into three
-probabilities; a cell whose call is not clear enough is reported '?' (``read_cells.called_classes``).
+roundness, the card's free corners), each normalised to the photo's own paper, and the cell's
+picture itself shrunk to 8 x 8 (paper-normalised Lab): what a chip looks like beside card art
+of the same colour. Nothing depends on one artwork. Gradient-boosted decision trees turn them
+into three probabilities; a cell whose call is not clear enough is reported '?'
+(``read_cells.called_classes``).
 
-The weights live in ``vision/models/cells.json`` and are rebuilt by ``seqcam train-cells``.
+The trees live in ``vision/models/cells.json`` and are rebuilt by ``seqcam train-cells``
+(scikit-learn fits them; reading them needs numpy alone).
 """
 
 from __future__ import annotations
@@ -18,64 +21,108 @@ from pathlib import Path
 import numpy as np
 
 CLASSES = ("chip", "empty", "hidden")
-FEATURES = (
+SCALAR_FEATURES = (
     "disc_cover", "wide_cover", "colour_cover", "corner_paper", "texture",
     "chroma", "lightness", "roundness", "corner_lightness", "paper_shade", "paper_tint",
 )
+PATCH_SIDE = 8  # the cell's picture, PATCH_SIDE x PATCH_SIDE pixels of L, a, b
+FEATURES = SCALAR_FEATURES + (f"patch_{PATCH_SIDE}x{PATCH_SIDE}_lab",)
+FEATURE_COUNT = len(SCALAR_FEATURES) + PATCH_SIDE * PATCH_SIDE * 3
 MODEL_PATH = Path(__file__).parent / "models" / "cells.json"
 
 
 @dataclass(frozen=True)
-class Perceptron:
-    mean: np.ndarray  # (F,) input standardisation
-    scale: np.ndarray
-    layers: tuple[tuple[np.ndarray, np.ndarray], ...]  # (weights (in, out), bias (out,)) per layer
+class CellModel:
+    """Gradient-boosted decision trees: their leaf values add up, per class, to the classes' log-odds.
+
+    The trees are stored side by side, padded to the longest: node ``i`` of tree ``t`` sends
+    a cell to ``left[t, i]`` when its feature ``feature[t, i]`` is at most ``threshold[t, i]``,
+    else to ``right[t, i]``. Those are indices into the flattened (T * N) arrays, so that all
+    trees are walked at once; a leaf points to itself, so every cell can take ``depth`` steps."""
+
+    baseline: np.ndarray  # (3,) log-odds before any tree
+    tree_class: np.ndarray  # (T,) the class each tree votes for
+    feature: np.ndarray  # (T, N) int
+    threshold: np.ndarray  # (T, N) float32
+    left: np.ndarray  # (T, N) int, flat index of the child
+    right: np.ndarray  # (T, N) int
+    value: np.ndarray  # (T, N) float32, a leaf's vote
+    depth: int
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """(N, F) features -> (N, 3) probabilities of CLASSES."""
-        activation = (features - self.mean) / self.scale
-        for index, (weights, bias) in enumerate(self.layers):
-            activation = activation @ weights + bias
-            if index < len(self.layers) - 1:
-                activation = np.maximum(activation, 0.0)
-        activation -= activation.max(axis=1, keepdims=True)
-        exp = np.exp(activation)
+        features = np.nan_to_num(np.asarray(features, np.float32))
+        cells, (trees, width) = len(features), self.feature.shape
+        # every (cell, tree) pair walks down its tree at once, as flat indices into the node arrays
+        node = np.broadcast_to(np.arange(trees, dtype=np.int32) * width, (cells, trees)).copy()
+        feature, threshold, left, right = (a.reshape(-1) for a in (self.feature, self.threshold, self.left, self.right))
+        for _ in range(self.depth):
+            goes_left = np.take_along_axis(features, feature[node], axis=1) <= threshold[node]
+            moved = np.where(goes_left, left[node], right[node])
+            if np.array_equal(moved, node):
+                break  # every cell is at a leaf of every tree
+            node = moved
+        votes = self.value.reshape(-1)[node]  # (cells, trees)
+        logits = np.tile(self.baseline, (cells, 1))
+        for k in range(len(CLASSES)):
+            logits[:, k] += votes[:, self.tree_class == k].sum(axis=1)
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
         return exp / exp.sum(axis=1, keepdims=True)
 
     def to_json(self) -> dict:
-        return {
-            "mean": rounded(self.mean),
-            "scale": rounded(self.scale),
-            "layers": [{"weights": rounded(w), "bias": rounded(b)} for w, b in self.layers],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> Perceptron:
-        layers = tuple((np.array(layer["weights"], np.float32), np.array(layer["bias"], np.float32))
-                       for layer in data["layers"])
-        return cls(np.array(data["mean"], np.float32), np.array(data["scale"], np.float32), layers)
-
-
-@dataclass(frozen=True)
-class CellModel:
-    """Perceptrons trained alike from different random starts, their probabilities averaged:
-    one perceptron's share of '?' moved between 1.5% and 2.2% of the cells with its start."""
-
-    members: tuple[Perceptron, ...]
-
-    def probabilities(self, features: np.ndarray) -> np.ndarray:
-        """(N, F) features -> (N, 3) probabilities of CLASSES."""
-        return np.mean([member.probabilities(features) for member in self.members], axis=0)
-
-    def to_json(self) -> dict:
-        return {"features": list(FEATURES), "classes": list(CLASSES),
-                "members": [member.to_json() for member in self.members]}
+        trees = []
+        width = self.feature.shape[1]
+        for t in range(len(self.tree_class)):
+            size = int((self.left[t] >= 0).sum())
+            nodes = np.arange(size)
+            left, right = self.left[t, :size] - t * width, self.right[t, :size] - t * width
+            leaf = left == nodes
+            trees.append({
+                "class": int(self.tree_class[t]),
+                "feature": self.feature[t, :size].tolist(),
+                "threshold": rounded(self.threshold[t, :size]),
+                "left": np.where(leaf, -1, left).tolist(),
+                "right": np.where(leaf, -1, right).tolist(),
+                "value": rounded(self.value[t, :size]),
+            })
+        return {"features": list(FEATURES), "classes": list(CLASSES), "baseline": rounded(self.baseline),
+                "trees": trees}
 
     @classmethod
     def from_json(cls, data: dict) -> CellModel:
-        if data.get("features") != list(FEATURES) or data.get("classes") != list(CLASSES) or "members" not in data:
+        if data.get("features") != list(FEATURES) or data.get("classes") != list(CLASSES) or "trees" not in data:
             raise ValueError("the cell model was trained on other features; run seqcam train-cells")
-        return cls(tuple(Perceptron.from_json(member) for member in data["members"]))
+        return cls.from_trees(np.array(data["baseline"], np.float64),
+                              [(tree["class"], tree["feature"], tree["threshold"], tree["left"], tree["right"],
+                                tree["value"]) for tree in data["trees"]])
+
+    @classmethod
+    def from_trees(cls, baseline: np.ndarray, trees: list[tuple]) -> CellModel:
+        """From (class, feature, threshold, left, right, value) per tree, a leaf's children -1."""
+        longest = max(len(tree[1]) for tree in trees)
+        shape = (len(trees), longest)
+        feature, left, right = (np.zeros(shape, np.int32) for _ in range(3))
+        threshold, value = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
+        left[:] = right[:] = -1  # padding: never reached
+        for t, (_, features, thresholds, lefts, rights, values) in enumerate(trees):
+            size = len(features)
+            nodes = np.arange(size)
+            leaf = np.asarray(lefts) < 0
+            feature[t, :size], threshold[t, :size], value[t, :size] = features, thresholds, values
+            left[t, :size] = np.where(leaf, nodes, lefts) + t * longest
+            right[t, :size] = np.where(leaf, nodes, rights) + t * longest
+        depth = max(_tree_depth(np.asarray(tree[3]), np.asarray(tree[4])) for tree in trees)
+        return cls(baseline, np.array([tree[0] for tree in trees]), feature, threshold, left, right, value, depth)
+
+
+def _tree_depth(left: np.ndarray, right: np.ndarray) -> int:
+    depth, level = 0, [0]
+    while level:
+        level = [child for node in level for child in (left[node], right[node]) if child >= 0]
+        depth += bool(level)
+    return depth
+
 
 
 def rounded(values: np.ndarray) -> list:
@@ -86,46 +133,3 @@ def rounded(values: np.ndarray) -> list:
 @lru_cache(maxsize=1)
 def default_model() -> CellModel:
     return CellModel.from_json(json.loads(MODEL_PATH.read_text()))
-
-
-def train(features: np.ndarray, labels: np.ndarray, rng: np.random.Generator, members: int = 3,
-          steps: int = 1000) -> CellModel:
-    """``members`` perceptrons fitted to the same cells from different starts."""
-    return CellModel(tuple(train_perceptron(features, labels, rng, steps=steps) for _ in range(members)))
-
-
-def train_perceptron(features: np.ndarray, labels: np.ndarray, rng: np.random.Generator, hidden: int = 48,
-                     steps: int = 1000, learning_rate: float = 0.01) -> Perceptron:
-    """Fits one perceptron with Adam on full batches; ``labels`` index CLASSES, classes are
-    weighted equally so that rare hidden cells count."""
-    mean, scale = features.mean(axis=0), features.std(axis=0) + 1e-6
-    x = (features - mean) / scale
-    counts = np.bincount(labels, minlength=len(CLASSES)).astype(np.float64)
-    sample_weight = (len(labels) / (len(CLASSES) * np.maximum(counts, 1)))[labels]
-    target = np.eye(len(CLASSES))[labels]
-    sizes = [x.shape[1], hidden, hidden, len(CLASSES)]
-    params = []
-    for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
-        params += [rng.normal(0, np.sqrt(2 / fan_in), (fan_in, fan_out)), np.zeros(fan_out)]
-    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
-    for step in range(1, steps + 1):
-        activations = [x]
-        for index in range(0, len(params), 2):
-            z = activations[-1] @ params[index] + params[index + 1]
-            activations.append(np.maximum(z, 0) if index < len(params) - 2 else z)
-        logits = activations[-1] - activations[-1].max(axis=1, keepdims=True)
-        probs = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
-        delta = (probs - target) * sample_weight[:, None] / len(labels)
-        grads = [None] * len(params)
-        for index in range(len(params) - 2, -1, -2):
-            grads[index] = activations[index // 2].T @ delta
-            grads[index + 1] = delta.sum(axis=0)
-            if index:
-                delta = (delta @ params[index].T) * (activations[index // 2] > 0)
-        for i, (param, grad) in enumerate(zip(params, grads)):
-            m, v = moments[i]
-            m[:] = 0.9 * m + 0.1 * grad
-            v[:] = 0.999 * v + 0.001 * grad**2
-            param -= learning_rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-    layers = tuple((params[i].astype(np.float32), params[i + 1].astype(np.float32)) for i in range(0, len(params), 2))
-    return Perceptron(mean.astype(np.float32), scale.astype(np.float32), layers)

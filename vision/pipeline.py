@@ -115,6 +115,16 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
     return find_orientation(*card_ink(prepared, reading, features, config))
 
 
+def shows_printed_layout(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> bool:
+    """Whether the cards' ink lies as the printed layout has it: one quarter turn leads the
+    others clearly (``min_confirm_margin_share`` of the votes), and the grid where it lies
+    better than a cell to a side. A grid of something else shows no such layout."""
+    ink = card_ink(prepared, reading, features, config)
+    orientation = find_orientation(*ink)
+    return (orientation.margin >= config.min_confirm_margin_share * orientation.votes
+            and register_lead(*ink, orientation.quarter_turns) > 0)
+
+
 def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
                            teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``printed`` (the reading, printed top up) with '?' on the cells read empty whose disc
@@ -257,6 +267,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     teams = teams_for(team_count)
     fitted = fitted if fitted is not None else []  # every fit the locator made, for a second look
     fit = locate(image_bgr, config) if locate is not None else locate_grid(image_bgr, config, fitted)
+    # a grid the locator was not sure of must show the printed layout (other fits have passed a check of their own)
+    doubtful_fit = locate is None and fit is not None and fit.score < config.sure_board_probability
     if fit is None and profile is not None:
         fit = rescued_by_profile(image_bgr, fitted, profile, config)
     if fit is None:
@@ -282,6 +294,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
     if unknown_share(reading) > config.max_unknown_share:
         raise BoardUnreadable(UNREADABLE)  # a grid of something else reads as ?, nearly all of it
+    if doubtful_fit and matched is None and not shows_printed_layout(prepared, reading, features, config):
+        raise BoardUnreadable(UNREADABLE)  # another game's board, say: its squares may read clearly
     timer.lap("read")
     warnings: list[VisionWarning] = []
     if profile is not None and matched is None:

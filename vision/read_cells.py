@@ -16,7 +16,7 @@ import numpy as np
 
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CORNERS
-from vision.cell_model import CLASSES, CellModel, default_model
+from vision.cell_model import CLASSES, PATCH_SIDE, CellModel, default_model
 from vision.config import VisionConfig
 
 GRID = 10
@@ -39,6 +39,7 @@ class CellFeatures:
     paper_shade: np.ndarray  # lightness of the cell's local "paper" against the board's: a hand or a shadow ...
     paper_tint: np.ndarray  # ... spread over the cell and its neighbours becomes their "paper", so say how it differs
     centre_yx: np.ndarray  # (10, 10, 2) where the disc was placed, in board pixels
+    patch: np.ndarray  # (10, 10, PATCH_SIDE * PATCH_SIDE * 3) the cell's picture shrunk, paper-normalised Lab
 
     def matrix(self) -> np.ndarray:
         """(100, F) in the order of vision.cell_model.FEATURES."""
@@ -46,7 +47,8 @@ class CellFeatures:
         columns = (self.disc_cover, self.wide_cover, self.colour_cover, self.corner_paper, self.texture,
                    chroma, self.colour_lab[..., 0], self.roundness, self.corner_lightness, self.paper_shade,
                    self.paper_tint)
-        return np.stack([c.reshape(-1) for c in columns], axis=1).astype(np.float32)
+        scalars = np.stack([c.reshape(-1) for c in columns], axis=1)
+        return np.hstack([scalars, self.patch.reshape(GRID * GRID, -1)]).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +180,15 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     paper_shade = prepared.paper_lab[..., 0] - board_paper[0]
     paper_tint = np.linalg.norm(prepared.paper_lab[..., 1:] - board_paper[1:], axis=-1)
     return CellFeatures(cover[ys, xs], wide[ys, xs], colour_cover, corner_paper, corner_lightness, colour,
-                        texture[ys, xs], roundness, paper_shade, paper_tint, np.stack([ys, xs], axis=-1))
+                        texture[ys, xs], roundness, paper_shade, paper_tint, np.stack([ys, xs], axis=-1),
+                        cell_patches(lab))
+
+
+def cell_patches(lab: np.ndarray) -> np.ndarray:
+    """(10, 10, PATCH_SIDE * PATCH_SIDE * 3): each cell's picture shrunk to PATCH_SIDE pixels square."""
+    side = GRID * PATCH_SIDE
+    small = cv2.resize(lab, (side, side), interpolation=cv2.INTER_AREA)
+    return np.swapaxes(small.reshape(GRID, PATCH_SIDE, GRID, PATCH_SIDE, 3), 1, 2).reshape(GRID, GRID, -1)
 
 
 def disc_colours(lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, radius: int,

@@ -1,28 +1,37 @@
 import numpy as np
 import pytest
 
-from vision.cell_model import CLASSES, FEATURES, CellModel, Perceptron, default_model, train
+from seqcam.train_cells import fit_trees, turned_patches
+from vision.cell_model import CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, CellModel, default_model
+
+CHIP, EMPTY, HIDDEN = (CLASSES.index(name) for name in ("chip", "empty", "hidden"))
+LEAF = -1
 
 
-def _perceptron(bias: list[float]) -> Perceptron:
-    """A perceptron that ignores its input and always gives softmax(bias)."""
-    features = len(FEATURES)
-    return Perceptron(np.zeros(features, np.float32), np.ones(features, np.float32),
-                      ((np.zeros((features, 3), np.float32), np.array(bias, np.float32)),))
+def _stumps() -> CellModel:
+    """Two one-split trees: chip log-odds +4 where feature 0 > 0.5 (else -4), hidden +3 where feature 1 > 0."""
+    trees = [
+        (CHIP, [0, 0, 0], [0.5, 0.0, 0.0], [1, LEAF, LEAF], [2, LEAF, LEAF], [0.0, -4.0, 4.0]),
+        (HIDDEN, [1, 0, 0], [0.0, 0.0, 0.0], [1, LEAF, LEAF], [2, LEAF, LEAF], [0.0, 0.0, 3.0]),
+    ]
+    return CellModel.from_trees(np.zeros(3), trees)
 
 
-def test_the_model_averages_its_members():
-    sure_chip, sure_empty = _perceptron([10.0, 0.0, 0.0]), _perceptron([0.0, 10.0, 0.0])
-    probabilities = CellModel((sure_chip, sure_empty)).probabilities(np.zeros((2, len(FEATURES)), np.float32))
-    assert probabilities[:, CLASSES.index("chip")] == pytest.approx([0.5, 0.5], abs=1e-3)
-    assert probabilities[:, CLASSES.index("empty")] == pytest.approx([0.5, 0.5], abs=1e-3)
+def test_the_trees_votes_add_up_per_class():
+    features = np.zeros((3, FEATURE_COUNT), np.float32)
+    features[0, 0] = 1.0  # a chip
+    features[2, 1] = 1.0  # maybe a hand; not a chip
+    probabilities = _stumps().probabilities(features)
+    logits = np.array([[4.0, 0.0, 0.0], [-4.0, 0.0, 0.0], [-4.0, 0.0, 3.0]])
+    expected = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    assert probabilities == pytest.approx(expected, abs=1e-6)
 
 
 def test_a_model_round_trips_through_json():
-    model = CellModel((_perceptron([1.0, 2.0, 3.0]), _perceptron([3.0, 2.0, 1.0])))
-    features = np.random.default_rng(0).normal(size=(5, len(FEATURES))).astype(np.float32)
+    model = _stumps()
+    features = np.random.default_rng(0).normal(size=(5, FEATURE_COUNT)).astype(np.float32)
     again = CellModel.from_json(model.to_json())
-    assert again.probabilities(features) == pytest.approx(model.probabilities(features), abs=1e-5)
+    assert again.probabilities(features) == pytest.approx(model.probabilities(features), abs=1e-6)
 
 
 def test_a_model_file_of_other_features_is_refused_with_what_to_do():
@@ -31,11 +40,21 @@ def test_a_model_file_of_other_features_is_refused_with_what_to_do():
         CellModel.from_json(data)
 
 
-def test_training_learns_a_separable_rule_in_every_member():
+def test_training_learns_a_separable_rule_and_reads_back_as_scikit_learn_fitted_it():
     rng = np.random.default_rng(1)
-    features = rng.normal(size=(600, len(FEATURES))).astype(np.float32)
-    labels = np.where(features[:, 0] > 0.5, 0, np.where(features[:, 0] < -0.5, 1, 2))
-    model = train(features, labels, rng, members=2, steps=300)
-    assert len(model.members) == 2
-    for member in model.members:
-        assert np.mean(member.probabilities(features).argmax(axis=1) == labels) > 0.9
+    features = rng.normal(size=(2000, 12)).astype(np.float32)
+    labels = np.where(features[:, 0] > 0.5, CHIP, np.where(features[:, 0] < -0.5, EMPTY, HIDDEN))
+    model = fit_trees(features, labels, seed=1)  # also checks its probabilities against scikit-learn's
+    assert np.mean(model.probabilities(features).argmax(axis=1) == labels) > 0.95
+
+
+def test_training_turns_the_cells_pictures_not_their_measures():
+    rng = np.random.default_rng(2)
+    features = rng.normal(size=(64, FEATURE_COUNT)).astype(np.float32)
+    turned = turned_patches(features, rng)
+    scalars = len(SCALAR_FEATURES)
+    assert np.array_equal(turned[:, :scalars], features[:, :scalars])
+    for before, after in zip(features[:, scalars:], turned[:, scalars:]):
+        picture = before.reshape(PATCH_SIDE, PATCH_SIDE, 3)
+        assert any(np.array_equal(np.rot90(picture, k), after.reshape(picture.shape)) for k in range(4))
+    assert not np.array_equal(turned, features)

@@ -1,7 +1,8 @@
 """The pipeline warns that the board may be turned when the card art's lead for one side is
 small: in votes, or as a share of the cards that voted; it refuses a grid it cannot read; a
 calibration fits one quarter turn only when the others are clearly worse; and a fit the
-verdict turned down is kept when reading it shows a Sequence board, never otherwise."""
+verdict turned down is kept when reading it shows a Sequence board, never otherwise; nor is a
+fit the verdict was unsure of that shows no printed layout."""
 
 import json
 from dataclasses import replace
@@ -14,10 +15,11 @@ from referee.cells import teams_for
 from seqcam.samples import default_sample
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, BoardUnreadable, VisionWarningKind
-from vision.image_io import read_image_file
+from vision.image_io import decode_image, read_image_file
 from vision.locate import Candidate
 from vision.orient import Orientation
-from vision.pipeline import analyze_file, confirmed_by_reading, turn_is_clear
+from vision.pipeline import analyze_file, analyze_image, confirmed_by_reading, turn_is_clear
+from vision.render import render_one
 from vision.warp import lattice_from_corners, shifted_lattice
 
 CONFIG = VisionConfig()
@@ -75,3 +77,17 @@ def test_a_turned_down_fit_that_reads_unclearly_is_not_kept():
     strict = replace(DOUBTFUL, max_confirm_unknown_share=-1.0)  # no reading is clear enough
     with pytest.raises(BoardNotFound):
         analyze_file(default_sample(), 2, strict)
+
+
+def test_a_grid_the_locator_was_unsure_of_is_no_board_when_the_cards_ink_shows_no_layout():
+    """Dev photo 5151/101: the locator takes another game's board of coloured and white squares
+    beside the real board (fit score 0.89), and its squares read clearly as chips and blank cards."""
+    photo = render_one(5151, 101)
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    with pytest.raises(BoardUnreadable):
+        analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG)
+
+
+def test_a_real_board_the_locator_was_unsure_of_shows_its_layout_and_is_read():
+    unsure = replace(CONFIG, sure_board_probability=1.01)  # no fit is sure
+    assert analyze_file(default_sample(), 2, unsure).board == analyze_file(default_sample(), 2).board

@@ -3,7 +3,7 @@ import pytest
 
 from referee.board import Board
 from vision.config import VisionConfig
-from vision.cell_model import CLASSES
+from vision.cell_model import CLASSES, PATCH_SIDE
 from vision.read_cells import CellFeatures, called_classes, classify, cluster_team_colours, prepare, read_cells
 from tests.vision.synthetic import CELL, drawn_board
 
@@ -61,7 +61,8 @@ def plain_features(colour_lab: np.ndarray | None = None, colour_cover: np.ndarra
     colour_lab = np.zeros((10, 10, 3), np.float32) if colour_lab is None else colour_lab
     texture = np.full((10, 10), 5.0, np.float32) if texture is None else texture  # card art or paper grain
     return CellFeatures(zeros, zeros, zeros if colour_cover is None else colour_cover, zeros, zeros, colour_lab,
-                        texture, zeros, zeros, zeros, np.zeros((10, 10, 2), np.float32))
+                        texture, zeros, zeros, zeros, np.zeros((10, 10, 2), np.float32),
+                        np.zeros((10, 10, PATCH_SIDE * PATCH_SIDE * 3), np.float32))
 
 
 def test_with_no_red_team_an_unsure_clear_red_disc_is_card_art():
