@@ -135,7 +135,7 @@ class VisionConfig:
     reference_shift_px: int = 2  # a pixel is compared with the empty board's this far around it
     reference_blur: float = 0.05  # both boards are blurred this much (of a cell) before comparing
     reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
-    empty_max_change: float = 0.8  # an empty call on a disc changed more than this is '?'
+    empty_max_change: float = 0.95  # an empty call on a disc changed more than this is '?'
     unsure_chip_cover: float = 0.6  # tracking: an unsure disc this much one team's colour, where a chip arrived, is that chip
     unsure_empty_change: float = 0.2  # calibrated: an unsure cell whose disc changed less than this is empty
     washed_out_texture: float = 0.5  # ... unless its disc is this flat (washed out: a chip under glare looks so too)
