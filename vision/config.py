@@ -107,7 +107,7 @@ class VisionConfig:
     colour_spread_share: float = 0.35  # ... or this share of its chroma
     round_test_min_cover: float = 0.5  # discs at least this much one colour are tested for roundness
     gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
-    min_cell_confidence: float = 0.9  # chip or empty: the likelier's share of the two below which a cell is '?'
+    min_cell_confidence: float = 0.8  # chip or empty: the likelier's share of the two below which a cell is '?'
     max_hidden_probability: float = 0.8  # the cell model's probability of a hand or shadow from which a cell is '?'
     # more of the cells than this read as ?: no board that can be read (measured on 1,100 rendered
     # boards: at most 0.38 under hands and glare; a grid of something else 0.9)
