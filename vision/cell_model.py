@@ -63,9 +63,7 @@ class CellModel:
                 break  # every cell is at a leaf of every tree
             node = moved
         votes = self.value.reshape(-1)[node]  # (cells, trees)
-        logits = np.tile(self.baseline, (cells, 1))
-        for k in range(len(CLASSES)):
-            logits[:, k] += votes[:, self.tree_class == k].sum(axis=1)
+        logits = self.baseline + votes @ np.eye(len(CLASSES))[self.tree_class]  # each tree votes for its class
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         return exp / exp.sum(axis=1, keepdims=True)

@@ -115,14 +115,20 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
     return find_orientation(*card_ink(prepared, reading, features, config))
 
 
-def shows_printed_layout(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> bool:
-    """Whether the cards' ink lies as the printed layout has it: one quarter turn leads the
-    others clearly (``min_confirm_margin_share`` of the votes), and the grid where it lies
-    better than a cell to a side. A grid of something else shows no such layout."""
+def printed_layout(prepared: PreparedBoard, reading: Board, features: CellFeatures,
+                   config: VisionConfig) -> tuple[Orientation, float]:
+    """The quarter turn the cards' ink likes best, and how much better (votes) the printed
+    layout fits there where the grid lies than a cell to a side (``orient.register_lead``)."""
     ink = card_ink(prepared, reading, features, config)
     orientation = find_orientation(*ink)
-    return (orientation.margin >= config.min_confirm_margin_share * orientation.votes
-            and register_lead(*ink, orientation.quarter_turns) > 0)
+    return orientation, register_lead(*ink, orientation.quarter_turns)
+
+
+def shows_printed_layout(orientation: Orientation, lead: float, config: VisionConfig) -> bool:
+    """Whether the cards' ink lies as the printed layout has it (``printed_layout``): one
+    quarter turn leads the others clearly (``min_confirm_margin_share`` of the votes), and the
+    grid where it lies better than a cell to a side. A grid of something else shows no such layout."""
+    return orientation.margin >= config.min_confirm_margin_share * orientation.votes and lead > 0
 
 
 def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
@@ -243,11 +249,9 @@ def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: 
         prepared, features, reading = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams, config)
         if unknown_share(reading) > config.max_confirm_unknown_share:
             continue
-        ink = card_ink(prepared, reading, features, config)
-        orientation = find_orientation(*ink)
-        if (orientation.margin >= config.min_confirm_margin
-                and orientation.margin >= config.min_confirm_margin_share * orientation.votes
-                and register_lead(*ink, orientation.quarter_turns) >= config.min_register_lead_share * orientation.votes):
+        orientation, lead = printed_layout(prepared, reading, features, config)
+        if (orientation.margin >= config.min_confirm_margin and shows_printed_layout(orientation, lead, config)
+                and lead >= config.min_register_lead_share * orientation.votes):
             return GridFit(lattice_xy=lattice, score=candidate.score)
     return None
 
@@ -294,8 +298,9 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
     if unknown_share(reading) > config.max_unknown_share:
         raise BoardUnreadable(UNREADABLE)  # a grid of something else reads as ?, nearly all of it
-    if doubtful_fit and matched is None and not shows_printed_layout(prepared, reading, features, config):
-        raise BoardUnreadable(UNREADABLE)  # another game's board, say: its squares may read clearly
+    if doubtful_fit and matched is None:
+        if not shows_printed_layout(*printed_layout(prepared, reading, features, config), config):
+            raise BoardUnreadable(UNREADABLE)  # another game's board, say: its squares may read clearly
     timer.lap("read")
     warnings: list[VisionWarning] = []
     if profile is not None and matched is None:
