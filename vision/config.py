@@ -42,6 +42,7 @@ class VisionConfig:
     realign_pitch_range: tuple[float, float] = (0.8, 1.25)  # the second time round
     max_align_move: float = 1.0  # proposal cells; an alignment moving further is tried without aligning too
     max_unaligned: int = 3  # at most this many proposals tried without aligning
+    max_own_lattice: int = 8  # at most this many proposals have their own lines followed, as they lie
     max_opened_paper: int = 3  # at most this many proposals round the paper opened wide (check_share)
     max_moved_to_cells: int = 3  # at most this many ruled-out fits along a border moved onto the cells
     place_cell_px: int = 16  # cell size of the rectification the 10 x 10 cells are placed on
