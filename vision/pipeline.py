@@ -241,16 +241,13 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
 def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str, ...],
                          config: VisionConfig) -> GridFit | None:
     """One of the fits the verdict turned down (``fitted``, as ``locate_grid`` left them),
-    kept when reading it shows a Sequence board: nearly every cell reads clearly (most: a fit
-    the verdict found likely may lie under hands), and the cards' ink lies as the printed
-    layout has it, with a wide lead over the other turns and over the same grid a cell to any
-    side. A grid of something else shows no such layout."""
+    kept when reading it shows a Sequence board: nearly every cell reads clearly, and the
+    cards' ink lies as the printed layout has it, with a wide lead over the other turns and
+    over the same grid a cell to any side. A grid of something else shows no such layout."""
     for candidate in second_looks(image_bgr, fitted, config):
         lattice = candidate.lattice_xy
         prepared, features, reading = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams, config)
-        limit = (config.max_confirm_unknown_share if candidate.score < config.min_likely_probability
-                 else config.max_likely_unknown_share)
-        if unknown_share(reading) > limit:
+        if unknown_share(reading) > config.max_confirm_unknown_share:
             continue
         orientation, lead = printed_layout(prepared, reading, features, config)
         if (orientation.margin >= config.min_confirm_margin and shows_printed_layout(orientation, lead, config)

@@ -73,22 +73,8 @@ def test_reading_confirms_a_turned_down_fit_only_where_the_grid_lies(shift):
     assert (confirmed is not None) == (shift == (0, 0))
 
 
-@pytest.mark.parametrize("score, kept", [(0.3, False), (0.6, True)])
-def test_a_turned_down_fit_the_verdict_found_likely_may_read_more_cells_as_unknown(monkeypatch, score, kept):
-    """A fifth of the cells '?' (hands over the board): too many for a fit the verdict found
-    unlikely, not for one it found likely (``min_likely_probability``)."""
-    monkeypatch.setattr("vision.pipeline.unknown_share", lambda board: 0.2)
-    photo = default_sample()
-    label = json.loads(photo.with_suffix(".json").read_text())
-    decoded = read_image_file(photo, CONFIG)
-    truth = lattice_from_corners(np.float32(label["corners_px"]) / decoded.scale)
-    fit = Candidate(lattice_xy=truth, score=score, features=np.zeros(0), eligible=True)
-    confirmed = confirmed_by_reading(decoded.image_bgr, [fit], teams_for(label["teams"]), CONFIG)
-    assert (confirmed is not None) == kept
-
-
 def test_a_turned_down_fit_that_reads_unclearly_is_not_kept():
-    strict = replace(DOUBTFUL, max_confirm_unknown_share=-1.0, max_likely_unknown_share=-1.0)  # no reading is clear enough
+    strict = replace(DOUBTFUL, max_confirm_unknown_share=-1.0)  # no reading is clear enough
     with pytest.raises(BoardNotFound):
         analyze_file(default_sample(), 2, strict)
 
