@@ -33,7 +33,7 @@ class VisionConfig:
     min_blob_fill: float = 0.2  # paper must fill this share of its group's hull
     min_proposal_share: float = 0.01  # of the photo's area
     max_proposals: int = 12
-    max_fitted: int = 12  # proposals fitted, the most periodic first, until one is a sure board (8 left 2 of 338 dev boards unfound)
+    max_fitted: int = 12  # proposals fitted, the most periodic first, until one is a sure board (all: 8 left 2 of 338 dev boards unfound)
     # locating: the lattice (vision/locate_lattice.py)
     align_cell_px: int = 12  # cell size of the rectification the lattice period is measured on
     align_pad_cells: float = 2.0

@@ -286,7 +286,7 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
                                 judge, ruled_out)
     # a proposal hugging the grid can be moved off it by aligning and placing: its lines followed as it lies
     for quad in quads[: config.max_own_lattice]:
-        yield from fit_proposal((grid_homography(quad), False), scale, gray_pyramid, config, judge, ruled_out)
+        yield from fit_proposal((grid_homography(quad), False), scale, gray_pyramid, config, judge)
     # then the paper opened wide (a board on a checked cloth), after every proposal of the photo's own
     for quad in checked_cloth_proposals(small_pyramid, config)[: config.max_opened_paper]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)

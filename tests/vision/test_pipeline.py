@@ -79,21 +79,25 @@ def test_a_turned_down_fit_that_reads_unclearly_is_not_kept():
         analyze_file(default_sample(), 2, strict)
 
 
-def test_a_grid_the_locator_was_unsure_of_is_no_board_when_the_cards_ink_shows_no_layout():
-    """Dev photo 5151/101: the locator takes another game's board of coloured and white squares
-    beside the real board (fit score 0.89), and its squares read clearly as chips and blank cards.
-    (With the proposals' own lines followed, a fit of the real board scores higher: see the next test.)"""
+@pytest.fixture(scope="module")
+def beside_another_game() -> tuple[np.ndarray, dict]:
+    """Dev photo 5151/101 (the photo, its label): a real board beside another game's board of
+    coloured and white squares."""
     photo = render_one(5151, 101)
-    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    return decode_image(photo.jpeg, CONFIG, "photo").image_bgr, photo.label
+
+
+def test_a_grid_the_locator_was_unsure_of_is_no_board_when_the_cards_ink_shows_no_layout(beside_another_game):
+    """Without the proposals' own lines followed, the locator takes the other game's board
+    (fit score 0.89), and its squares read clearly as chips and blank cards."""
+    image, label = beside_another_game
     with pytest.raises(BoardUnreadable):
-        analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, max_own_lattice=0))
+        analyze_image(image, label["teams"], replace(CONFIG, max_own_lattice=0))
 
 
-def test_the_real_board_beside_another_games_board_is_read():
-    photo = render_one(5151, 101)
-    decoded = decode_image(photo.jpeg, CONFIG, "photo")
-    analysis = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG)
-    assert analysis.board == Board.from_rows(photo.label["grid"])
+def test_the_real_board_beside_another_games_board_is_read(beside_another_game):
+    image, label = beside_another_game
+    assert analyze_image(image, label["teams"], CONFIG).board == Board.from_rows(label["grid"])
 
 
 def test_a_real_board_the_locator_was_unsure_of_shows_its_layout_and_is_read():
