@@ -168,6 +168,8 @@ def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Py
     A fit along a coloured border that is ruled out goes to ``ruled_out``."""
     h_small, outline = coarse
     homography = np.diag([1 / scale, 1 / scale, 1.0]) @ h_small
+    if not outline and not worth_following(homography, gray_pyramid, config):
+        return
     if not outline:
         centred = centred_fit(homography, gray_pyramid, config)
         if centred is not None:
@@ -177,6 +179,14 @@ def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Py
     if outline and not candidate.eligible and ruled_out is not None:
         ruled_out.append(fit)
     yield candidate
+
+
+def worth_following(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionConfig) -> bool:
+    """Whether a coarse fit's cells may be a board's (hold ink or chips, a pattern that stops
+    near the outline), judged loosely since it may lie up to half a cell off: following the
+    lines of a fit that ends ruled out is most of the locating time on a cluttered table."""
+    seen = evidence(gray_pyramid, homography, config.evidence_cell_px, config.busy_quantile)
+    return seen.content >= config.min_coarse_content and seen.extent >= config.min_coarse_extent
 
 
 def moved_to_cells(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:

@@ -679,10 +679,16 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
 
 
-def _turned_ncc(a: np.ndarray, b: np.ndarray) -> float:
-    """NCC of two square cells, at the best of the four quarter turns of ``b`` (a corner's
-    print may face its own corner of the board)."""
-    return max(_ncc(a, np.rot90(b, k)) for k in range(4))
+def _unit(patch: np.ndarray) -> np.ndarray:
+    """The patch less its mean, scaled to unit length: the NCC of two is their dot product."""
+    centred = patch - patch.mean()
+    return centred / (np.sqrt((centred * centred).sum()) + 1e-9)
+
+
+def _turned_ncc(a_unit: np.ndarray, b_turns: np.ndarray) -> float:
+    """NCC of two square cells (``_unit``), at the best of the four quarter turns of b, given
+    as (4, s, s) (a corner's print may face its own corner of the board)."""
+    return float((b_turns * a_unit).sum(axis=(1, 2)).max())
 
 
 def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> float:
@@ -694,17 +700,23 @@ def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> flo
 
     def cell(r: int, c: int) -> np.ndarray:
         y, x = (pad + r) * s, (pad + c) * s
-        return rect[y + trim : y + s - trim, x + trim : x + s - trim].astype(np.float32)
+        return _unit(rect[y + trim : y + s - trim, x + trim : x + s - trim].astype(np.float32))
+
+    def turns(r: int, c: int) -> np.ndarray:
+        unit = cell(r, c)
+        return np.stack([np.rot90(unit, k) for k in range(4)])
 
     last = GRID - 1
     corners = [(r, c) for r, c in ((0, 0), (0, last), (last, last), (last, 0)) if seen[pad + r, pad + c]]
     if len(corners) < 2:
         return 0.0
     step = {0: 1, last: -1}
-    unlike = {(r, c): 0.5 * (_turned_ncc(cell(r, c), cell(r + step[r], c))
-                             + _turned_ncc(cell(r, c), cell(r, c + step[c])))
+    units = {corner: cell(*corner) for corner in corners}
+    turned = {corner: turns(*corner) for corner in corners}
+    unlike = {(r, c): 0.5 * (_turned_ncc(units[r, c], turns(r + step[r], c))
+                             + _turned_ncc(units[r, c], turns(r, c + step[c])))
               for r, c in corners}
-    alike = {(a, b): _turned_ncc(cell(*a), cell(*b)) for i, a in enumerate(corners) for b in corners[i + 1 :]}
+    alike = {(a, b): _turned_ncc(units[a], turned[b]) for i, a in enumerate(corners) for b in corners[i + 1 :]}
     groups = list(combinations(corners, 3)) if len(corners) == 4 else [tuple(corners)]
     return max(float(np.mean([alike[pair] for pair in combinations(group, 2)]) - np.mean([unlike[c] for c in group]))
                for group in groups)
