@@ -143,13 +143,17 @@ def quad_of_hull(hull: np.ndarray) -> np.ndarray | None:
 
 
 def densify(polygon: np.ndarray, step: float) -> np.ndarray:
-    """Points every ``step`` pixels along a closed polygon's sides."""
-    out = []
-    for a, b in zip(polygon, np.roll(polygon, -1, axis=0)):
-        n = max(1, int(np.hypot(*(b - a)) / step))
-        t = np.arange(n, dtype=np.float32)[:, None] / n
-        out.append(a + t * (b - a))
-    return np.vstack(out)
+    """Points every ``step`` pixels along a closed polygon's sides.
+
+    >>> densify(np.float32([[0, 0], [4, 0], [4, 2]]), 2.0).tolist()
+    [[0.0, 0.0], [2.0, 0.0], [4.0, 0.0], [4.0, 2.0], [2.0, 1.0]]
+    """
+    sides = np.roll(polygon, -1, axis=0) - polygon
+    counts = np.maximum(1, (np.hypot(sides[:, 0], sides[:, 1]) / step).astype(np.int64))
+    side = np.repeat(np.arange(len(polygon)), counts)
+    along = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    t = (along.astype(np.float32) / counts[side].astype(np.float32))[:, None]
+    return polygon[side] + t * sides[side]
 
 
 def group_quads(mask: np.ndarray, reach: int, min_area: float, min_fill: float
