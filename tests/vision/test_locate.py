@@ -13,7 +13,8 @@ import pytest
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate import GridFit, cut_off_message, fitted_candidates, locate_grid, place_settings
+from vision.locate import (GridFit, cut_off_message, fitted_candidates, locate_grid, place_settings,
+                           worth_following)
 from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, grid_homography, has_blank_cell,
                                    place_axis)
 from vision.locate_propose import outline_quads
@@ -197,6 +198,24 @@ def test_the_centre_step_puts_a_fit_a_third_of_a_cell_off_onto_the_card_centres(
                           CONFIG.centre_keep_share)
     assert corner_error_cells(apply_homography(fit, GRID_CORNERS), true_corners) < 0.08
 
+
+
+def test_only_coarse_fits_whose_cells_may_be_a_boards_are_followed():
+    quad = np.float32([[200, 80], [700, 110], [760, 590], [150, 560]])
+    photo, true_corners = photo_of(drawn_board(np.random.default_rng(7)), quad, (960, 680))
+    # a coarse fit may lie this far off
+    coarse = grid_homography(true_corners) @ np.array([[1.0, 0, 0.4], [0, 1.0, -0.3], [0, 0, 1]])
+    assert worth_following(coarse, Pyramid(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)), CONFIG)
+    # a chessboard of the same size in the same place: its squares hold nothing
+    side = 10 * CELL + 2 * MARGIN
+    chessboard = np.full((side, side, 3), (40, 70, 110), np.uint8)
+    for r in range(10):
+        for c in range(10):
+            x0, y0 = MARGIN + c * CELL, MARGIN + r * CELL
+            shade = (200, 225, 235) if (r + c) % 2 else (50, 80, 120)
+            cv2.rectangle(chessboard, (x0, y0), (x0 + CELL - 1, y0 + CELL - 1), shade, -1)
+    photo, true_corners = photo_of(chessboard, quad, (960, 680))
+    assert not worth_following(grid_homography(true_corners), Pyramid(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)), CONFIG)
 
 
 def test_a_crowded_board_whose_margin_runs_off_the_photo_is_placed_on_its_cells():
