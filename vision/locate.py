@@ -11,9 +11,10 @@ Stages (each in its own module):
    border), then every grid line measured in short pieces at full resolution and fitted
    (a homography, and one per quarter of the grid for the fold and the lens); without a
    coloured border the fit is first made from the card centres (cards are printed the same
-   way up from either end: point symmetry); when no fit is a sure board, each proposal's
-   own lines are followed too, as it lies (aligning and placing can move a proposal that
-   hugged the grid off it);
+   way up from either end: point symmetry), unless the coarse fit's cells show no board
+   (blank, or a pattern that goes on: most fits on a cluttered table); when no fit is a
+   sure board, each proposal's own lines are followed too, as it lies (aligning and placing
+   can move a proposal that hugged the grid off it);
 3. the verdict: a small logistic model over the fit's evidence (the cells repeat one cell
    on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
    keeps the best fit only when it is clearly a printed grid of cards; a grid that runs off
