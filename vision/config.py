@@ -70,6 +70,9 @@ class VisionConfig:
     centre_reach: float = 0.45  # cells from the fit where a centre is looked for
     centre_keep_share: float = 0.5  # the cells with the most symmetric content are used
     centre_steps: int = 2
+    # card centres this near the fit agree (RANSAC); least median of squares: dev seeds 4242 + 5151 + 6161
+    # located 305 of 338 boards, 3 wrong grids; this, 315 and none
+    centre_inlier_cells: float = 0.08
     min_line_strength: float = 2.0  # a line piece shows this many times the band's median evidence
     line_segments: int = 6  # pieces per band for the median along a line
     # locating: is it a Sequence board? (a learned model, vision/locate_verdict.py)
@@ -115,6 +118,12 @@ class VisionConfig:
     gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
     min_cell_confidence: float = 0.8  # chip or empty: the likelier's share of the two below which a cell is '?'
     max_hidden_probability: float = 0.8  # the cell model's probability of a hand or shadow from which a cell is '?'
+    # a chip call is '?' where its corners show no paper and its blob is not round, and the model
+    # gives a hand this much (read_cells.sleeve_like: a sleeve in a chip's colour)
+    sleeve_min_hidden: float = 0.05
+    sleeve_max_corner_paper: float = 0.5
+    sleeve_max_corner_lightness: float = -35.0
+    sleeve_max_roundness: float = 0.7
     # more of the cells than this read as ?: no board that can be read (measured on 1,100 rendered
     # boards: at most 0.38 under hands and glare; a grid of something else 0.9)
     max_unknown_share: float = 0.6

@@ -566,9 +566,8 @@ def correspondences(vertical: LineSamples, horizontal: LineSamples, min_strength
 
 
 def fit_step(true_pts: np.ndarray, seen_pts: np.ndarray) -> np.ndarray | None:
-    """The homography (true grid -> current grid) that best explains measured points (line
-    samples, or card centres), robustly (least median of squares: pieces of art lined up like
-    a line, or a lone symmetric glyph, are outvoted)."""
+    """The homography (true grid -> current grid) that best explains the measured line
+    samples, robustly (least median of squares: pieces of art lined up like a line are outvoted)."""
     if len(true_pts) < 12:
         return None
     g, _ = cv2.findHomography(true_pts, seen_pts, cv2.LMEDS)
@@ -892,11 +891,13 @@ def point_symmetry(gray: np.ndarray, cell_px: int, half_window: float) -> np.nda
 
 
 def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, half_window: float, reach: float,
-                keep_share: float) -> np.ndarray | None:
+                keep_share: float, inlier_cells: float) -> np.ndarray | None:
     """The fit moved onto the card centres: each cell's centre is the most point-symmetric
     place within ``reach`` cells of where the fit puts it; the ``keep_share`` of cells with
-    the most symmetric content (cards with art, chips) give a robust homography. None when
-    no homography fits them."""
+    the most symmetric content (cards with art, chips) give a homography by RANSAC (centres
+    within ``inlier_cells`` agree; least median of squares, as for the lines, was less
+    precise here: half the kept cells can be art that is symmetric off centre). None when no
+    homography fits them."""
     s = cell_px
     pad = reach + half_window
     rect = to_gray(gray_pyramid.rectify(homography, s, pad))
@@ -914,5 +915,7 @@ def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, hal
             strength.append(float(window[k]))
     strength_arr = np.array(strength)
     keep = strength_arr >= np.quantile(strength_arr, 1.0 - keep_share)
-    g = fit_step(np.array(true_pts)[keep], np.array(seen_pts)[keep])
+    if keep.sum() < 12:
+        return None
+    g, _ = cv2.findHomography(np.array(true_pts)[keep], np.array(seen_pts)[keep], cv2.RANSAC, inlier_cells)
     return None if g is None else homography @ g
