@@ -169,9 +169,9 @@ def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Py
     A fit along a coloured border that is ruled out goes to ``ruled_out``."""
     h_small, outline = coarse
     homography = np.diag([1 / scale, 1 / scale, 1.0]) @ h_small
-    if not outline and not worth_following(homography, gray_pyramid, config):
-        return
     if not outline:
+        if not worth_following(homography, gray_pyramid, config):
+            return
         centred = centred_fit(homography, gray_pyramid, config)
         if centred is not None:
             yield judged_fit(centred, gray_pyramid, config, judge)

@@ -701,8 +701,7 @@ def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> flo
         y, x = (pad + r) * s, (pad + c) * s
         return _unit(rect[y + trim : y + s - trim, x + trim : x + s - trim].astype(np.float32))
 
-    def turns(r: int, c: int) -> np.ndarray:
-        unit = cell(r, c)
+    def turns(unit: np.ndarray) -> np.ndarray:
         return np.stack([np.rot90(unit, k) for k in range(4)])
 
     last = GRID - 1
@@ -711,9 +710,9 @@ def corner_likeness(rect: np.ndarray, seen: np.ndarray, s: int, pad: int) -> flo
         return 0.0
     step = {0: 1, last: -1}
     units = {corner: cell(*corner) for corner in corners}
-    turned = {corner: turns(*corner) for corner in corners}
-    unlike = {(r, c): 0.5 * (_turned_ncc(units[r, c], turns(r + step[r], c))
-                             + _turned_ncc(units[r, c], turns(r, c + step[c])))
+    turned = {corner: turns(unit) for corner, unit in units.items()}
+    unlike = {(r, c): 0.5 * (_turned_ncc(units[r, c], turns(cell(r + step[r], c)))
+                             + _turned_ncc(units[r, c], turns(cell(r, c + step[c]))))
               for r, c in corners}
     alike = {(a, b): _turned_ncc(units[a], turned[b]) for i, a in enumerate(corners) for b in corners[i + 1 :]}
     groups = list(combinations(corners, 3)) if len(corners) == 4 else [tuple(corners)]

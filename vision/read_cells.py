@@ -346,7 +346,9 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     alone card art in a chip's colour would pass, so photos give none."""
     probabilities = (model or default_model()).probabilities(features.matrix())
     calls = called_classes(probabilities, config)
-    sleeve = sleeve_like(probabilities, features, config)
+    # a chip call on what may be a sleeve in a chip's colour is a cell under an arm
+    calls = np.where((calls == CLASSES.index("chip")) & sleeve_like(probabilities, features, config),
+                     CLASSES.index("hidden"), calls)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
     # a disc flat white (glare, overexposure) may hide a chip as well as a blank card centre:
     # looking as printed proves nothing there
@@ -371,7 +373,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
         elif kind in ("unsure", "hidden"):
             kinds.append(UNKNOWN)
         elif kind == "chip":
-            kinds.append(UNKNOWN if sleeve[index] else _CHIP)
+            kinds.append(_CHIP)
         else:
             kinds.append(UNKNOWN if changed[index] > config.empty_max_change else EMPTY)
     colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
