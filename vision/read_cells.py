@@ -346,8 +346,10 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     alone card art in a chip's colour would pass, so photos give none."""
     probabilities = (model or default_model()).probabilities(features.matrix())
     calls = called_classes(probabilities, config)
-    # a chip call on what may be a sleeve in a chip's colour is a cell under an arm
-    calls = np.where((calls == CLASSES.index("chip")) & sleeve_like(probabilities, features, config),
+    # a chip call on what may be a sleeve in a chip's colour is a cell under an arm, unless a
+    # tracker saw a chip arrive there alone (a sleeve reaching in would have shown as hands)
+    seen_arriving = np.isin(np.arange(GRID * GRID), list(arrived))
+    calls = np.where((calls == CLASSES.index("chip")) & sleeve_like(probabilities, features, config) & ~seen_arriving,
                      CLASSES.index("hidden"), calls)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
     # a disc flat white (glare, overexposure) may hide a chip as well as a blank card centre:

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -126,3 +128,25 @@ def test_an_unsure_cell_where_a_chip_arrived_goes_by_the_colour_of_the_teams_chi
     assert vouched.cells[1:9] == "BBBBBBBB" and vouched.cells[91:99] == "GGGGGGGG"
     assert [vouched[i] for i in arrived] == ["G", "?", "?"]
     assert classify(features, teams, CONFIG, model=model, arrived=[45, 46])[44] == "?"  # no chip seen arriving there
+
+
+def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arriving_there():
+    class ChipsAHandMayBe:  # sure there is a chip on every cell; a hand is not ruled out
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            return np.tile([0.9, 0.0, 0.1], (len(matrix), 1))
+
+    lab = np.zeros((10, 10, 3), np.float32)
+    cover = np.zeros((10, 10), np.float32)
+    lab[0, 1:9], cover[0, 1:9] = (40, 30, -50), 1.0  # purple-blue over row 0
+    lab[9, 1:9], cover[9, 1:9] = (60, -40, 30), 0.9  # green chips
+    roundness = np.zeros((10, 10), np.float32)
+    roundness[9] = 0.9  # the green blobs are discs; row 0's blob is not
+    # no paper at any card's corners, and they are dark
+    features = replace(plain_features(lab, cover), roundness=roundness,
+                       corner_lightness=np.full((10, 10), -45.0, np.float32))
+    teams, model = ("B", "G"), ChipsAHandMayBe()
+    assert classify(features, teams, CONFIG, model=model).cells[:10] == "#????????#"
+    seen = classify(features, teams, CONFIG, model=model, arrived=[3])
+    assert seen.cells[:10] == "#??B?????#" and seen.cells[91:99] == "GGGGGGGG"
+    papered = replace(features, corner_paper=np.ones((10, 10), np.float32))  # the cards' corners show
+    assert classify(papered, teams, CONFIG, model=model).cells[:10] == "#BBBBBBBB#"
