@@ -81,7 +81,10 @@ class VisionConfig:
     # no other fit is tried after one this clear (0.8 stopped at fits 0.6 cell off that a later
     # fit would have beaten: 4 more wrong grids in 1,233 dev photos)
     sure_board_probability: float = 0.9
-    min_grid_share: float = 0.75  # of min_board_fraction: a smaller grid is another object (graph paper)
+    # of min_board_fraction: a smaller grid is another object (graph paper); 0.75 turned down
+    # boards a webcam sees from across the table (2 of 620 dev and fresh boards), and the
+    # verdict's own checks turned down every grid on 55 photos without a board at 0.4 too
+    min_grid_share: float = 0.4
     # cells with ink or a chip in them: blank squares are another game (0.5 turned down
     # corner-index art, whose cards are mostly blank)
     min_content: float = 0.4

@@ -135,3 +135,16 @@ def test_the_real_board_beside_another_games_board_is_read(beside_another_game):
 def test_a_real_board_the_locator_was_unsure_of_shows_its_layout_and_is_read():
     unsure = replace(CONFIG, sure_board_probability=1.01)  # no fit is sure
     assert analyze_file(default_sample(), 2, unsure).board == analyze_file(default_sample(), 2).board
+
+
+def test_a_board_seen_small_from_across_the_table_is_read():
+    """The sample shrunk to half in a photo of the same size (a webcam across the table): its
+    board fills under 3% of the photo, and reads as in the sample."""
+    decoded = read_image_file(default_sample(), CONFIG)
+    photo = cv2.blur(decoded.image_bgr, (151, 151))  # the table, with no board on it
+    small = cv2.resize(decoded.image_bgr, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    photo[: small.shape[0], : small.shape[1]] = small
+    label = json.loads(default_sample().with_suffix(".json").read_text())
+    corners = np.float32(label["corners_px"]) / decoded.scale * 0.5
+    assert abs(cv2.contourArea(corners)) < 0.03 * photo.shape[0] * photo.shape[1]
+    assert analyze_image(photo, label["teams"], CONFIG).board == analyze_file(default_sample(), label["teams"]).board
