@@ -6,7 +6,8 @@ its cards under chips) is taken when the same fit comes back and many chips lie 
 thumbnail of the grid and a ring of one cell around it, and compared with a reference
 thumbnail of the board at rest, cell by cell where a chip lies:
 
-- nothing changed: the board rests, and the reference slowly follows the light;
+- nothing changed: the board rests, and the reference slowly follows the light, except on
+  cells changed faintly (a pale chip on a white card), which are read once the picture is still;
 - a few cells changed and nothing crossed the ring: those cells are read (the pipeline's
   read stage only). A cell whose reading holds for ``stable_s`` seconds and
   ``stable_frames`` frames is settled; settled new chips and emptied cells are accepted
@@ -62,6 +63,7 @@ class TrackConfig:
     stuck_s: float = 3.0  # read afresh this long yet unlike the reference: the picture at rest is taken as it is
     thumb_cell_px: int = 12  # thumbnail pixels per cell
     cell_change: float = 0.11  # mean |difference| / brightness above which a cell's picture changed
+    faint_change: float = 0.05  # ... and above which it may have (a pale chip on a white card), once all is still
     hand_change: float = 0.2  # a cell changed this much is covered (hands), not just touched
     placed_change: float = 0.3  # a cell read ? that changed this much, the view unmoved, may have got a chip
     ring_change: float = 0.25  # the same for the blocks of the ring around the grid
@@ -266,11 +268,17 @@ class Tracker:
         if not still and (covered > self.track.hand_cells or ring_share > self.track.hand_ring_share):
             return events  # hands over the board: nothing counts until they leave (what settled before waits)
         if not grid_changed.any() and not self.fresh:
-            self._pending = {}
-            # the board at rest: follow the light, slowly (a hand just coming in may not show yet)
-            self.reference += REST_BLEND * (thumb - self.reference)
-            self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
-            return events
+            faint = change[1:-1, 1:-1] > self.track.faint_change
+            if faint.any() and t - self._still_since >= self.track.stable_s:
+                grid_changed = faint  # a pale chip changes its card little: read once all is still
+            else:
+                self._pending = {}
+                # the board at rest: follow the light, slowly (a hand just coming in may not show
+                # yet), but not where a pale chip may have come
+                blend = REST_BLEND * ~np.kron(np.pad(faint, 1), np.ones((cell_px, cell_px), bool))
+                self.reference += blend[..., None] * (thumb - self.reference)
+                self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
+                return events
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
         arrived = self._arrived(grid_changed.reshape(-1), change[1:-1, 1:-1].reshape(-1))
         if self.fresh:  # a ? card read at rest as the reference shows it: a strong change there later is new

@@ -318,3 +318,28 @@ def test_a_chip_placed_on_an_unknown_card_while_the_view_is_new_is_a_move(demo, 
             tracker.fresh = True  # a new view, a little before the hand comes
         lines += follower.feed(frame, t, k)
     assert (placed["team"], placed["cell"]) in [(line["team"], line["cell"]) for line in lines if line["type"] == "placed"]
+
+
+@pytest.mark.parametrize("faint_change, noticed", [(TrackConfig().faint_change, True), (TrackConfig().cell_change, False)])
+def test_a_chip_that_changes_its_card_only_faintly_is_read_not_blended_away(demo, monkeypatch, faint_change,
+                                                                          noticed) -> None:
+    """A pale chip on a white card changes the card's picture less than a move does; once the
+    picture is still it is read. Blended into the board at rest, it would be missed for good."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    tracker.track = replace(tracker.track, faint_change=faint_change)
+    board = tracker.board
+    where = next(c for c, symbol in enumerate(board.cells) if symbol == "." and c // 10 in range(3, 7))
+    row, col = divmod(where, 10)
+    centre, pitch = tracker.lattice[row, col] / 2 + tracker.lattice[row + 1, col + 1] / 2, \
+        float(np.linalg.norm(tracker.lattice[row, col + 1] - tracker.lattice[row, col]))
+    pale_chip = frames[0].copy()
+    cv2.circle(pale_chip, tuple(int(v) for v in centre), int(0.35 * pitch), (235, 215, 200), -1)
+    change = track_module.block_change(thumbnail(pale_chip, tracker.lattice, tracker.track.thumb_cell_px),
+                                       tracker.reference, tracker.track.thumb_cell_px)[row + 1, col + 1]
+    assert TrackConfig().faint_change < change < TrackConfig().cell_change
+    read = tracker.read
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frames[0], arrived).with_cell(where, "B"))
+    for k in range(1, 30):
+        tracker.feed(pale_chip, k / 10, k)
+    assert (tracker.board[where] == "B") == noticed
