@@ -243,27 +243,17 @@ def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: 
     """One of the fits the verdict turned down (``fitted``, as ``locate_grid`` left them),
     kept when reading it shows a Sequence board: nearly every cell reads clearly, and the
     cards' ink lies as the printed layout has it, with a wide lead over the other turns and
-    over the same grid a cell to any side. Where hands hide more of the cells, the layout must
-    show plainly (``plain_layout``). A grid of something else shows no such layout."""
+    over the same grid a cell to any side. A grid of something else shows no such layout."""
     for candidate in second_looks(image_bgr, fitted, config):
         lattice = candidate.lattice_xy
         prepared, features, reading = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams, config)
-        unknown = unknown_share(reading)
-        if unknown > config.max_plain_unknown_share:
+        if unknown_share(reading) > config.max_confirm_unknown_share:
             continue
         orientation, lead = printed_layout(prepared, reading, features, config)
         if (orientation.margin >= config.min_confirm_margin and shows_printed_layout(orientation, lead, config)
-                and lead >= config.min_register_lead_share * orientation.votes
-                and (unknown <= config.max_confirm_unknown_share or plain_layout(orientation, lead, config))):
+                and lead >= config.min_register_lead_share * orientation.votes):
             return GridFit(lattice_xy=lattice, score=candidate.score)
     return None
-
-
-def plain_layout(orientation: Orientation, lead: float, config: VisionConfig) -> bool:
-    """Whether the printed layout (``printed_layout``) shows plainly: most of the cards that
-    voted chose one turn, and the grid where it lies leads the grid a cell to a side by much."""
-    return (orientation.margin >= config.min_plain_margin_share * orientation.votes
-            and lead >= config.min_plain_lead_share * orientation.votes)
 
 
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
