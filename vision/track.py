@@ -186,9 +186,14 @@ SLIDE_WINDOWS = (2, 3, 3)  # rounds of sliding the lattice with the picture: win
 MOTION_WINDOWS = 3  # windows per side that tell a turned view from a still one
 
 
+def block_pixels(blocks: np.ndarray, cell_px: int) -> np.ndarray:
+    """(12, 12) bool per block of a thumbnail -> (side, side) bool per pixel."""
+    return np.kron(blocks, np.ones((cell_px, cell_px), bool)).astype(bool)
+
+
 def ring_pixels(cell_px: int) -> np.ndarray:
     """(side, side) bool: the pixels of a thumbnail outside the grid."""
-    return np.kron(RING, np.ones((cell_px, cell_px), bool)).astype(bool)
+    return block_pixels(RING, cell_px)
 
 
 def _top_unsure(analysis: Analysis) -> bool:
@@ -275,7 +280,7 @@ class Tracker:
                 self._pending = {}
                 # the board at rest: follow the light, slowly (a hand just coming in may not show
                 # yet), but not where a pale chip may have come
-                blend = REST_BLEND * ~np.kron(np.pad(faint, 1), np.ones((cell_px, cell_px), bool))
+                blend = REST_BLEND * ~block_pixels(np.pad(faint, 1), cell_px)
                 self.reference += blend[..., None] * (thumb - self.reference)
                 self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
                 return events
