@@ -316,27 +316,55 @@ def fit_near(image_bgr: np.ndarray, lattice_xy: np.ndarray, config: VisionConfig
     return judged_fit(fit, gray_pyramid, config, judge=True)
 
 
-def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:
-    """The printed grid in ``image_bgr`` (BGR uint8), or None when no grid is in the photo.
+def located_fits(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None
+                 ) -> Iterator[GridFit]:
+    """The grids in ``image_bgr`` (BGR uint8) that may be the printed board, best evidence
+    first: each sure fit as it is found (the caller asks for the next when reading shows the
+    one before was not a Sequence board: another game's board of squares can look as sure),
+    or, when no fit is sure, the likeliest one over ``min_board_probability``.
 
-    Raises ``BoardCutOff`` when a grid is found but part of it lies outside the photo.
+    Raises ``BoardCutOff`` when the grid to yield lies partly outside the photo.
     ``fitted`` collects every fit made, for a caller with more evidence (a calibration).
     """
     height, width = image_bgr.shape[:2]
     best: Candidate | None = None
+    any_sure = False
     for candidate in fitted_candidates(image_bgr, config):
         if fitted is not None:
             fitted.append(candidate)
         if best is None or candidate.score > best.score:
             best = candidate
-        if best.score >= config.sure_board_probability:
-            break
-    if best is None or best.score < config.min_board_probability:
-        return None
-    lattice = best.lattice_xy
-    sides = cut_off_sides(lattice, width, height, config.edge_margin_px)
+        if candidate.score >= config.sure_board_probability:
+            any_sure = True
+            yield from likely_whole_grid(candidate, width, height, config)
+    if not any_sure and best is not None:
+        yield from likely_whole_grid(best, width, height, config)
+
+
+def likely_whole_grid(candidate: Candidate, width: int, height: int, config: VisionConfig) -> Iterator[GridFit]:
+    """The candidate as a located grid, when it is likely enough a board (``min_board_probability``)
+    and lies wholly inside the photo (or is likely enough to say it does not: ``whole_grid``)."""
+    if candidate.score >= config.min_board_probability:
+        fit = whole_grid(candidate, width, height, config)
+        if fit is not None:
+            yield fit
+
+
+def whole_grid(candidate: Candidate, width: int, height: int, config: VisionConfig) -> GridFit | None:
+    """The candidate as a located grid when it lies wholly inside the photo; None when it runs
+    off and is not likely enough to say so (``min_cut_off_probability``).
+
+    Raises ``BoardCutOff`` for a likely grid that runs off the photo."""
+    sides = cut_off_sides(candidate.lattice_xy, width, height, config.edge_margin_px)
     if sides:
-        if best.score < config.min_cut_off_probability:
+        if candidate.score < config.min_cut_off_probability:
             return None  # seen only in part, it must look all the more like a board
         raise BoardCutOff(cut_off_message(sides))
-    return GridFit(lattice_xy=lattice, score=best.score)
+    return GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score)
+
+
+def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:
+    """The printed grid in ``image_bgr`` (BGR uint8): the first of ``located_fits``, or None
+    when no grid is in the photo. Raises ``BoardCutOff`` when it lies partly outside the photo.
+    """
+    return next(located_fits(image_bgr, config, fitted), None)

@@ -21,10 +21,10 @@ from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.chip_grid import chip_offsets, grid_shift, keeps_shift
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
+from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
-from vision.locate import Candidate, GridFit, cut_off_sides, locate_grid
+from vision.locate import Candidate, GridFit, cut_off_sides, located_fits
 from vision.locate_reference import locate_by_reference
 from vision.orient import (Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink, register_lead,
                            twin_art, twin_doubts)
@@ -63,8 +63,10 @@ class _Timer:
         self._last = time.perf_counter()
 
     def lap(self, stage: str) -> None:
+        """Adds the time since the last lap to ``stage`` (a stage may run more than once:
+        every fit read before the board was found)."""
         now = time.perf_counter()
-        self.timings[stage] = (now - self._last) * 1000.0
+        self.timings[stage] = self.timings.get(stage, 0.0) + (now - self._last) * 1000.0
         self._last = now
 
 
@@ -256,6 +258,100 @@ def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: 
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class FitReading:
+    """A located grid read: its lattice (moved onto the chips where they said so), the
+    rectified board, its cells and, with a profile, how the calibrated empty board lies on it."""
+
+    lattice_xy: np.ndarray
+    board_bgr: np.ndarray
+    prepared: PreparedBoard
+    features: CellFeatures
+    reading: Board
+    matched: ProfileMatch | None
+
+
+def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profile: Profile | None,
+             config: VisionConfig, timer: _Timer) -> FitReading:
+    """Warps and reads the grid of ``fit``; where the chips agree that it lies a fraction of a
+    cell off them, reads it again on them."""
+    lattice = fit.lattice_xy
+    board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
+    timer.lap("warp")
+    prepared, features, reading = read_rectified(board_bgr, teams, config)
+    shift = grid_shift(chip_offsets(prepared, features, reading, config), config)
+    if shift is not None:
+        moved = shifted_lattice(lattice, shift)
+        moved_bgr = rectified_board(image_bgr, moved, config.cell_px)
+        moved_reading = read_rectified(moved_bgr, teams, config)
+        if keeps_shift(reading, moved_reading[2], shift, config):
+            lattice, board_bgr, (prepared, features, reading) = moved, moved_bgr, moved_reading
+    matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
+    if matched is not None:
+        reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
+    timer.lap("read")
+    return FitReading(lattice, board_bgr, prepared, features, reading, matched)
+
+
+def shows_a_board(read: FitReading, config: VisionConfig) -> bool:
+    """Whether a located grid's reading shows the printed layout (or the calibrated empty
+    board lies on it): another game's board of squares may read clearly but shows neither."""
+    return read.matched is not None or shows_printed_layout(
+        *printed_layout(read.prepared, read.reading, read.features, config), config)
+
+
+def rescued_fit(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str, ...], profile: Profile | None,
+                config: VisionConfig) -> GridFit | None:
+    """When the locator kept no fit: one it turned down that the calibration vouches for or
+    whose reading shows the printed layout, or, with a profile, the board found by its artwork."""
+    fit = rescued_by_profile(image_bgr, fitted, profile, config) if profile is not None else None
+    if fit is None:
+        fit = confirmed_by_reading(image_bgr, fitted, teams, config)
+    if fit is None and profile is not None:  # the board's own artwork finds it behind hands and clutter
+        fit = locate_by_reference(image_bgr, profile, config)
+    return fit
+
+
+def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionConfig, locate: Locator | None,
+                  profile: Profile | None, fitted: list[Candidate], timer: _Timer) -> tuple[GridFit, FitReading]:
+    """The located grid that reads as a board, and its reading. The locator's fits are read in
+    turn: a fit whose cells read mostly '?' is passed over, and so is one whose reading shows
+    no printed layout (a fit the verdict was unsure of is then no board; a sure one is kept in
+    case no later fit shows one). Raises BoardNotFound, BoardUnreadable or BoardCutOff."""
+    fits: Iterator[GridFit | None] = (iter([locate(image_bgr, config)]) if locate is not None
+                                      else located_fits(image_bgr, config, fitted))
+    fallback: tuple[GridFit, FitReading] | None = None
+    located = False
+    try:
+        for fit in fits:
+            if fit is None:
+                break
+            timer.lap("locate")
+            located = True
+            read = read_fit(image_bgr, fit, teams, profile, config, timer)
+            if unknown_share(read.reading) > config.max_unknown_share:
+                continue  # a grid of something else reads as ?, nearly all of it
+            if locate is not None or shows_a_board(read, config):
+                return fit, read
+            if fit.score >= config.sure_board_probability and fallback is None:
+                fallback = fit, read
+    except BoardCutOff:
+        if not located:
+            raise
+    if fallback is not None:
+        return fallback
+    if located:
+        raise BoardUnreadable(UNREADABLE)
+    fit = rescued_fit(image_bgr, fitted, teams, profile, config)
+    if fit is None:
+        raise BoardNotFound(NO_BOARD)
+    timer.lap("locate")
+    read = read_fit(image_bgr, fit, teams, profile, config, timer)
+    if unknown_share(read.reading) > config.max_unknown_share:
+        raise BoardUnreadable(UNREADABLE)
+    return fit, read
+
+
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
                   locate: Locator | None = None, profile: Profile | None = None,
                   fitted: list[Candidate] | None = None) -> Analysis:
@@ -270,38 +366,9 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         image_bgr = undistorted(image_bgr, lens)
     teams = teams_for(team_count)
     fitted = fitted if fitted is not None else []  # every fit the locator made, for a second look
-    fit = locate(image_bgr, config) if locate is not None else locate_grid(image_bgr, config, fitted)
-    # a grid the locator was not sure of must show the printed layout (other fits have passed a check of their own)
-    doubtful_fit = locate is None and fit is not None and fit.score < config.sure_board_probability
-    if fit is None and profile is not None:
-        fit = rescued_by_profile(image_bgr, fitted, profile, config)
-    if fit is None:
-        fit = confirmed_by_reading(image_bgr, fitted, teams, config)
-    if fit is None and profile is not None:  # the board's own artwork finds it behind hands and clutter
-        fit = locate_by_reference(image_bgr, profile, config)
-    if fit is None:
-        raise BoardNotFound(NO_BOARD)
-    timer.lap("locate")
-    lattice = fit.lattice_xy
-    board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
-    timer.lap("warp")
-    prepared, features, reading = read_rectified(board_bgr, teams, config)
-    shift = grid_shift(chip_offsets(prepared, features, reading, config), config)
-    if shift is not None:  # the chips agree that the grid is off them: read again on them
-        moved = shifted_lattice(lattice, shift)
-        moved_bgr = rectified_board(image_bgr, moved, config.cell_px)
-        moved_reading = read_rectified(moved_bgr, teams, config)
-        if keeps_shift(reading, moved_reading[2], shift, config):
-            lattice, board_bgr, (prepared, features, reading) = moved, moved_bgr, moved_reading
-    matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
-    if matched is not None:
-        reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
-    if unknown_share(reading) > config.max_unknown_share:
-        raise BoardUnreadable(UNREADABLE)  # a grid of something else reads as ?, nearly all of it
-    if doubtful_fit and matched is None:
-        if not shows_printed_layout(*printed_layout(prepared, reading, features, config), config):
-            raise BoardUnreadable(UNREADABLE)  # another game's board, say: its squares may read clearly
-    timer.lap("read")
+    fit, read = board_reading(image_bgr, teams, config, locate, profile, fitted, timer)
+    lattice, board_bgr, prepared, features, reading, matched = (
+        read.lattice_xy, read.board_bgr, read.prepared, read.features, read.reading, read.matched)
     warnings: list[VisionWarning] = []
     if profile is not None and matched is None:
         warnings.append(VisionWarning(VisionWarningKind.CALIBRATION_MISMATCH,

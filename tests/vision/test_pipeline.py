@@ -19,6 +19,7 @@ from vision.errors import BoardNotFound, BoardUnreadable, VisionWarningKind
 from vision.image_io import decode_image, read_image_file
 from vision.locate import Candidate
 from vision.orient import Orientation
+from vision import pipeline
 from vision.pipeline import analyze_file, analyze_image, confirmed_by_reading, turn_is_clear
 from vision.render import render_one
 from vision.warp import lattice_from_corners, shifted_lattice
@@ -41,6 +42,7 @@ def test_a_grid_read_mostly_as_unknown_is_no_board(monkeypatch, unknown, refused
     cells = iter(rows)
     board = Board("".join("#" if k in (0, 9, 90, 99) else next(cells) for k in range(100)))
     monkeypatch.setattr("vision.pipeline.classify", lambda *args, **kwargs: board)
+    monkeypatch.setattr("vision.pipeline.shows_a_board", lambda read, config: True)  # the stub's empty chips vote
     if refused:
         with pytest.raises(BoardUnreadable, match="most of its cells cannot be read"):
             analyze_file(default_sample(), 2)
@@ -89,16 +91,36 @@ def beside_another_game() -> tuple[np.ndarray, dict]:
 
 
 def test_a_grid_the_locator_was_unsure_of_is_no_board_when_the_cards_ink_shows_no_layout(beside_another_game):
-    """Without the proposals' own lines followed, the locator takes the other game's board
-    (fit score 0.89), and its squares read clearly as chips and blank cards."""
+    """Without the proposals' own lines followed, the likeliest fit is the other game's board
+    (score about 0.9, here below a sure board's), and its squares read clearly as chips and
+    blank cards."""
     image, label = beside_another_game
     with pytest.raises(BoardUnreadable):
-        analyze_image(image, label["teams"], replace(CONFIG, max_own_lattice=0))
+        analyze_image(image, label["teams"], replace(CONFIG, max_own_lattice=0, sure_board_probability=0.95))
 
 
 def test_the_real_board_beside_another_games_board_is_read(beside_another_game):
     image, label = beside_another_game
     assert analyze_image(image, label["teams"], CONFIG).board == Board.from_rows(label["grid"])
+
+
+def test_a_sure_fit_whose_reading_shows_no_printed_layout_makes_way_for_one_that_does(beside_another_game):
+    """Both boards are sure fits here (the other game's, about 0.9, comes first; the real
+    board's, about 0.84, later): the first that shows the printed layout is read."""
+    image, label = beside_another_game
+    loose = replace(CONFIG, max_own_lattice=0, sure_board_probability=0.8)
+    fitted: list[Candidate] = []
+    analysis = analyze_image(image, label["teams"], loose, fitted=fitted)
+    assert analysis.board == Board.from_rows(label["grid"])
+    assert sum(candidate.score >= 0.8 for candidate in fitted) >= 2  # the decoy was sure too
+
+
+def test_a_sure_fit_is_kept_when_no_fit_shows_the_printed_layout(monkeypatch):
+    """A board so covered in chips that no printed card shows cannot show the layout: a sure
+    fit is still read when no later fit does better."""
+    expected = analyze_file(default_sample(), 2).board
+    monkeypatch.setattr(pipeline, "shows_a_board", lambda read, config: False)
+    assert analyze_file(default_sample(), 2).board == expected
 
 
 def test_a_real_board_the_locator_was_unsure_of_shows_its_layout_and_is_read():
