@@ -17,8 +17,9 @@ Stages (each in its own module):
    can move a proposal that hugged the grid off it);
 3. the verdict: a small logistic model over the fit's evidence (the cells repeat one cell
    on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
-   keeps the best fit only when it is clearly a printed grid of cards; a grid that runs off
-   the photo raises ``BoardCutOff``.
+   offers each fit that is clearly a printed grid of cards as it is found (reading then
+   tells whether it is a Sequence board) or, when none is, the likeliest over a lower bar;
+   a grid that runs off the photo raises ``BoardCutOff``.
 
 Points are (x, y) float32 arrays in the pixels of the image passed in.
 
