@@ -1,10 +1,11 @@
-"""A bounded load check on loopback: ``python -m server.loadcheck [--photos 40] [--senders 4] [--viewers 10]``.
+"""A bounded load check on loopback: ``python -m server.loadcheck [--photos 40] [--senders 4] [--viewers 10] [--live]``.
 
 Starts `seqcam serve` in a subprocess on a temporary database and a free port, connects
 ``viewers`` phones to one table's live stream (each refetches the table on every change, as
 the page does), sends ``photos`` 1080p photos from ``senders`` players at once, then stops
-everything and prints photos analysed per second and latencies. It never runs longer than
-``--max-seconds``. Needs the test extra (httpx).
+everything and prints photos analysed per second and latencies. With ``--live`` the photos
+are a phone camera's frames (``live=true``) of one view, as the page streams them. It never
+runs longer than ``--max-seconds``. Needs the test extra (httpx).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ HD = (1920, 1080)
 PHOTOS_1080P = ("sample_01.jpg", "sample_03.jpg", "sample_04.jpg")  # each has a board that reads
 START_TIMEOUT_S = 30.0
 STORED, UNCHANGED = 201, 200  # a new reading (the phones are woken), or the same board as the last one (they are not)
+PENDING = 202  # a live frame that changed the board, stored once the next frame agrees
 
 
 def photo_at_1080p(path: Path) -> bytes:
@@ -94,8 +96,10 @@ def viewer(base: str, table_id: str, results: Results, stop: threading.Event) ->
                     time.sleep(0.2)
 
 
-def sender(base: str, table: dict, photos: list[bytes], queue: list[int], results: Results, deadline: float) -> None:
+def sender(base: str, table: dict, photos: list[bytes], queue: list[int], results: Results, deadline: float,
+           live: bool = False) -> None:
     headers = {"X-Table-Token": table["token"], "Content-Type": "image/jpeg"}
+    url = f"/api/tables/{table['id']}/photos" + ("?live=true" if live else "")
     with httpx.Client(base_url=base, timeout=120.0) as client:
         while time.monotonic() < deadline:
             with results.lock:
@@ -103,10 +107,10 @@ def sender(base: str, table: dict, photos: list[bytes], queue: list[int], result
                     return
                 index = queue.pop()
             start = time.perf_counter()
-            response = client.post(f"/api/tables/{table['id']}/photos", content=photos[index % len(photos)], headers=headers)
+            response = client.post(url, content=photos[index % len(photos)], headers=headers)
             elapsed = (time.perf_counter() - start) * 1000
             with results.lock:
-                if response.status_code in (STORED, UNCHANGED):
+                if response.status_code in (STORED, UNCHANGED, PENDING):
                     results.photo_ms.append(elapsed)
                     results.stored += response.status_code == STORED
                 else:
@@ -142,8 +146,8 @@ def serve_in_subprocess(db_path: Path) -> Iterator[tuple[str, subprocess.Popen]]
         server.wait(timeout=10)
 
 
-def run(photos_count: int, senders: int, viewers: int, max_seconds: float) -> Results:
-    photos = [photo_at_1080p(SAMPLE_DIR / name) for name in PHOTOS_1080P]
+def run(photos_count: int, senders: int, viewers: int, max_seconds: float, live: bool = False) -> Results:
+    photos = [photo_at_1080p(SAMPLE_DIR / name) for name in PHOTOS_1080P[: 1 if live else None]]
     results = Results()
     stop = threading.Event()
     with tempfile.TemporaryDirectory() as folder, serve_in_subprocess(Path(folder) / "load.sqlite3") as (base, _):
@@ -159,7 +163,7 @@ def run(photos_count: int, senders: int, viewers: int, max_seconds: float) -> Re
             queue = list(range(photos_count))
             deadline = time.monotonic() + max_seconds
             start = time.perf_counter()
-            players = [threading.Thread(target=sender, args=(base, table, photos, queue, results, deadline))
+            players = [threading.Thread(target=sender, args=(base, table, photos, queue, results, deadline, live))
                        for _ in range(senders)]
             for thread in players:
                 thread.start()
@@ -200,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--senders", type=int, default=4, help="players sending at once (default 4)")
     parser.add_argument("--viewers", type=int, default=10, help="phones watching the live stream (default 10)")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="stop sending after this long (default 120)")
+    parser.add_argument("--live", action="store_true", help="send a phone camera's frames of one view (live=true)")
     args = parser.parse_args(argv)
-    results = run(args.photos, args.senders, args.viewers, args.max_seconds)
+    results = run(args.photos, args.senders, args.viewers, args.max_seconds, args.live)
     print(report(results, args.senders, args.viewers))
     return 0 if results.photo_ms and not results.failed else 1
 

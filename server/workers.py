@@ -34,13 +34,14 @@ _pool_size = 0
 _pool_lock = threading.Lock()
 
 
-def read_in_worker(data: bytes, team_count: int, profile: Profile | None) -> Outcome:
+def read_in_worker(data: bytes, team_count: int, profile: Profile | None,
+                   near_corners: list[list[float]] | None = None) -> Outcome:
     """Runs in a worker: the photo's reading, or the API error it gets (errors cross the
-    process boundary as plain values)."""
+    process boundary as plain values); ``near_corners`` as for ``analyse``."""
     from server.routers.photos import analyse  # imported here: the worker needs no web app
 
     try:
-        return analyse(data, team_count, profile), 0, ""
+        return analyse(data, team_count, profile, near_corners), 0, ""
     except ApiError as error:
         return None, error.status, error.code
 
@@ -79,12 +80,13 @@ def _forget(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-async def read_photo(data: bytes, team_count: int, profile: Profile | None, processes: int) -> dict[str, Any]:
+async def read_photo(data: bytes, team_count: int, profile: Profile | None, processes: int,
+                     near_corners: list[list[float]] | None = None) -> dict[str, Any]:
     """The photo's reading from a worker process; raises ``ApiError`` as ``analyse`` does."""
     pool = _executor(processes)
     try:
         reading, status, code = await asyncio.get_running_loop().run_in_executor(
-            pool, read_in_worker, data, team_count, profile)
+            pool, read_in_worker, data, team_count, profile, near_corners)
     except BrokenProcessPool:
         log.error("a photo reader process died; starting new ones")
         _forget(pool)

@@ -81,6 +81,9 @@ class VisionConfig:
     # no other fit is tried after one this clear (0.8 stopped at fits 0.6 cell off that a later
     # fit would have beaten: 4 more wrong grids in 1,233 dev photos)
     sure_board_probability: float = 0.9
+    # a live camera's frame: the grid is first looked for where it lay in the frame before; a fit
+    # that moved further than this (cells, mean over the crossings) is left to the search
+    max_near_move: float = 0.25
     # of min_board_fraction: a smaller grid is another object (graph paper); 0.75 turned down
     # boards a webcam sees from across the table (2 of 620 dev and fresh boards), and the
     # verdict's own checks turned down every grid on 55 photos without a board at 0.4 too

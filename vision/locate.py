@@ -60,6 +60,7 @@ class GridFit:
     lattice_xy: np.ndarray
     score: float
     oriented: bool = False  # corner 0 is known to be the printed top-left (located by a calibration)
+    earlier_top: bool = False  # corner 0 was the printed top-left in an earlier frame of the same view
 
     @property
     def corners_xy(self) -> np.ndarray:

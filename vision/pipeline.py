@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Collection, Iterator
+from itertools import chain
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -24,13 +25,13 @@ from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
-from vision.locate import Candidate, GridFit, cut_off_sides, located_fits
+from vision.locate import Candidate, GridFit, cut_off_sides, fit_near, located_fits
 from vision.locate_reference import locate_by_reference
 from vision.orient import (Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink, register_lead,
                            twin_art, twin_doubts)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
-from vision.warp import GRID, outer_corners, rotate_lattice, shifted_lattice, warp_board
+from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, shifted_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
 
@@ -312,14 +313,34 @@ def rescued_fit(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str
     return fit
 
 
+def fit_where_it_was(image_bgr: np.ndarray, near_xy: np.ndarray, config: VisionConfig) -> Iterator[GridFit]:
+    """The grid's lines followed from where the board lay in an earlier frame of the same view
+    (``near_xy``: its outer corners), when the fit stayed there (``max_near_move``), lies
+    wholly inside the photo and is likely a board (``min_board_probability``: the reading
+    must then show the printed layout, as for any fit the verdict is not sure of)."""
+    earlier = lattice_from_corners(np.float32(near_xy))
+    candidate = fit_near(image_bgr, earlier, config)
+    cell = float(np.linalg.norm(earlier[0, GRID] - earlier[0, 0])) / GRID
+    moved = float(np.linalg.norm(candidate.lattice_xy - earlier, axis=-1).mean()) / max(cell, 1e-6)
+    height, width = image_bgr.shape[:2]
+    if (candidate.score >= config.min_board_probability and moved <= config.max_near_move
+            and not cut_off_sides(candidate.lattice_xy, width, height, config.edge_margin_px)):
+        yield GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score, earlier_top=True)
+
+
 def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionConfig, locate: Locator | None,
-                  profile: Profile | None, fitted: list[Candidate], timer: _Timer) -> tuple[GridFit, FitReading]:
+                  profile: Profile | None, fitted: list[Candidate], timer: _Timer,
+                  near_xy: np.ndarray | None = None) -> tuple[GridFit, FitReading]:
     """The located grid that reads as a board, and its reading. The locator's fits are read in
     turn: a fit whose cells read mostly '?' is passed over, and so is one whose reading shows
     no printed layout (a fit the verdict was unsure of is then no board; a sure one is kept in
-    case no later fit shows one). Raises BoardNotFound, BoardUnreadable or BoardCutOff."""
+    case no later fit shows one). With ``near_xy`` (where the board lay in an earlier frame of
+    the same view) the grid is first looked for there: a camera that stays put needs no search.
+    Raises BoardNotFound, BoardUnreadable or BoardCutOff."""
     fits: Iterator[GridFit | None] = (iter([locate(image_bgr, config)]) if locate is not None
                                       else located_fits(image_bgr, config, fitted))
+    if near_xy is not None and locate is None:
+        fits = chain(fit_where_it_was(image_bgr, near_xy, config), fits)
     fallback: tuple[GridFit, FitReading] | None = None
     located = False
     try:
@@ -354,19 +375,23 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
 
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
                   locate: Locator | None = None, profile: Profile | None = None,
-                  fitted: list[Candidate] | None = None) -> Analysis:
+                  fitted: list[Candidate] | None = None, near_xy: np.ndarray | None = None) -> Analysis:
     """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
     or BoardCutOff when there is no whole board. ``fitted`` collects every fit the locator
-    made (for a caller with more evidence: a tracker that saw the same fit before)."""
+    made (for a caller with more evidence: a tracker that saw the same fit before).
+    ``near_xy`` (4, 2): the grid's outer corners in an earlier frame of the same view (a
+    live camera's), in this image's pixels, where the grid is looked for first; not used
+    with a lens correction (the corners lie on the photo, not on its undistorted copy)."""
     config = config or VisionConfig()
     timer = _Timer()
     height, width = image_bgr.shape[:2]
     lens = profile.lens if profile is not None else None
     if lens is not None:
         image_bgr = undistorted(image_bgr, lens)
+        near_xy = None
     teams = teams_for(team_count)
     fitted = fitted if fitted is not None else []  # every fit the locator made, for a second look
-    fit, read = board_reading(image_bgr, teams, config, locate, profile, fitted, timer)
+    fit, read = board_reading(image_bgr, teams, config, locate, profile, fitted, timer, near_xy)
     lattice, board_bgr, prepared, features, reading, matched = (
         read.lattice_xy, read.board_bgr, read.prepared, read.features, read.reading, read.matched)
     warnings: list[VisionWarning] = []
@@ -386,6 +411,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         sure_of_top = (orientation.margin >= config.min_orientation_margin
                        and orientation.margin >= config.min_orientation_share * orientation.votes)
         if not sure_of_top:
+            if fit.earlier_top:  # the cards cannot tell: the top stays where the frame before had it
+                turns = 0
             warnings.append(VisionWarning(
                 VisionWarningKind.ORIENTATION_UNCERTAIN,
                 "Cannot tell which side of the board is the top: too few printed cards are visible. "
@@ -414,9 +441,12 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
 
 
 def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionConfig | None = None,
-                    decode_ms: float = 0.0, locate: Locator | None = None, profile: Profile | None = None) -> Analysis:
-    """Reads a decoded photo; positions come back in the file's full-size pixels."""
-    analysis = analyze_image(decoded.image_bgr, team_count, config, locate, profile)
+                    decode_ms: float = 0.0, locate: Locator | None = None, profile: Profile | None = None,
+                    near_xy: np.ndarray | None = None) -> Analysis:
+    """Reads a decoded photo; positions (``near_xy`` too: see ``analyze_image``) are in the
+    file's full-size pixels."""
+    near = None if near_xy is None else np.float32(near_xy) / decoded.scale
+    analysis = analyze_image(decoded.image_bgr, team_count, config, locate, profile, near_xy=near)
     return replace(
         analysis,
         corners_xy=analysis.corners_xy * decoded.scale,
@@ -435,9 +465,11 @@ def analyze_file(path: Path, team_count: int = 2, config: VisionConfig | None = 
 
 
 def analyze_bytes(data: bytes, team_count: int = 2, config: VisionConfig | None = None,
-                  name: str = "the photo", profile: Profile | None = None) -> Analysis:
-    """Decodes and reads an uploaded photo."""
+                  name: str = "the photo", profile: Profile | None = None, near_xy: np.ndarray | None = None
+                  ) -> Analysis:
+    """Decodes and reads an uploaded photo (``near_xy``: see ``analyze_decoded``)."""
     config = config or VisionConfig()
     start = time.perf_counter()
     decoded = decode_image(data, config, name)
-    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0, profile=profile)
+    return analyze_decoded(decoded, team_count, config, (time.perf_counter() - start) * 1000.0, profile=profile,
+                           near_xy=near_xy)

@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Annotated, Any
 
 import anyio
+import numpy as np
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from referee.board import Board
@@ -48,12 +49,14 @@ PROFILES_KEPT = 32  # decoded calibration profiles kept in memory (one per busy 
 
 class Readers:
     """Bounds the photos analysed at once, orders the writes of one table, and remembers each
-    table's last live frame that differed from its reading (kept in memory: a hint, not state)."""
+    table's last live frame that differed from its reading and where its grid lay in the last
+    live frame read (kept in memory: hints, not state)."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.limiter = anyio.CapacityLimiter(settings.analyses_at_once)
         self.table_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.live_candidate: dict[str, list[str]] = {}
+        self.live_corners: dict[str, list[list[float]]] = {}  # the next live frame's grid is looked for there first
         self._profiles: dict[int, Profile] = {}  # calibration row id -> its profile, decoded once
 
     def profile(self, row: CalibrationRow | None) -> Profile | None:
@@ -100,12 +103,15 @@ async def read_limited(request: Request, limit: int) -> bytes:
     return data
 
 
-def analyse(data: bytes, team_count: int, profile: Profile | None = None) -> dict[str, Any]:
+def analyse(data: bytes, team_count: int, profile: Profile | None = None,
+            near_corners: list[list[float]] | None = None) -> dict[str, Any]:
     """Reads and judges a photo, with the table's calibration if it has one (runs in a worker
-    thread); raises ApiError for a bad photo."""
+    thread); ``near_corners``: where the grid lay in the live camera's frame before (its
+    ``corners_px``), looked at first. Raises ApiError for a bad photo."""
     start = time.perf_counter()
+    near_xy = None if near_corners is None else np.float32(near_corners)
     try:
-        analysis = analyze_bytes(data, team_count, VisionConfig(), profile=profile)
+        analysis = analyze_bytes(data, team_count, VisionConfig(), profile=profile, near_xy=near_xy)
     except VisionError as error:
         status, code = VISION_CODES.get(type(error), (422, "photo_unreadable"))
         raise ApiError(status, code) from None
@@ -133,11 +139,18 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
     profile = readers.profile(store.calibration(table))
-    if settings.reader_processes:
-        async with readers.limiter:
-            result = await read_photo(data, table.teams, profile, settings.reader_processes)
-    else:
-        result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, limiter=readers.limiter)
+    near = readers.live_corners.get(table.id) if live else None  # a live camera stays put: no search
+    try:
+        if settings.reader_processes:
+            async with readers.limiter:
+                result = await read_photo(data, table.teams, profile, settings.reader_processes, near)
+        else:
+            result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, near, limiter=readers.limiter)
+    except ApiError:
+        readers.live_corners.pop(table.id, None)
+        raise
+    if live:
+        readers.live_corners[table.id] = result["corners_px"]
     async with readers.table_locks[table.id]:
         with store.changing(table.id):  # the camera's thread may be storing a reading of this table
             current = store.table(table.id) or table

@@ -8,6 +8,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
@@ -215,3 +216,29 @@ def test_a_live_frame_is_stored_when_the_next_one_agrees(client: TestClient, tab
     assert second.status_code == 201 and second.json()["result"]["winner"] == ["B"]
     third = client.post(url, content=winning_photo, headers=headers)
     assert third.status_code == 200 and third.json()["unchanged"] is True
+
+
+def test_a_live_frame_is_looked_for_where_the_grid_lay_in_the_frame_before(db_path: Path, winning_photo: bytes,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone streaming its camera stays put: each live frame after the first is read from
+    the grid's corners in the frame before; a photo sent by hand is searched afresh."""
+    from vision.pipeline import analyze_bytes
+
+    hints: list[object] = []
+
+    def recording(*args, near_xy=None, **kwargs):
+        hints.append(None if near_xy is None else np.round(np.float64(near_xy), 1).tolist())
+        return analyze_bytes(*args, near_xy=near_xy, **kwargs)
+
+    monkeypatch.setattr("server.routers.photos.analyze_bytes", recording)
+    with TestClient(create_app(db_path, reader_processes=0)) as client:  # read here, where the patch reaches
+        table = client.post("/api/tables", json={"players": 2}).json()
+        url = f"/api/tables/{table['id']}/photos?live=true"
+        headers = {**player(table), "Content-Type": "image/jpeg"}
+        first = client.post(url, content=winning_photo, headers=headers).json()["result"]
+        second = client.post(url, content=winning_photo, headers=headers).json()["result"]
+        send_photo(client, table, winning_photo)
+        client.post(url, content=NO_BOARD_PHOTO.read_bytes(), headers=headers)  # the camera turned away
+        client.post(url, content=winning_photo, headers=headers)
+    assert hints == [None, first["corners_px"], None, second["corners_px"], None]
+    assert second["grid"] == first["grid"]

@@ -20,7 +20,7 @@ from vision.image_io import decode_image, read_image_file
 from vision.locate import Candidate
 from vision.orient import Orientation
 from vision import pipeline
-from vision.pipeline import analyze_file, analyze_image, confirmed_by_reading, turn_is_clear
+from vision.pipeline import analyze_bytes, analyze_file, analyze_image, confirmed_by_reading, turn_is_clear
 from vision.render import render_one
 from vision.warp import lattice_from_corners, shifted_lattice
 
@@ -139,3 +139,32 @@ def test_a_board_seen_small_from_across_the_table_is_read():
     corners = np.float32(label["corners_px"]) / decoded.scale * 0.5
     assert abs(cv2.contourArea(corners)) < 0.03 * photo.shape[0] * photo.shape[1]
     assert analyze_image(photo, label["teams"], CONFIG).board == analyze_file(default_sample(), label["teams"]).board
+
+
+def test_a_frame_is_read_where_the_grid_lay_in_the_frame_before_without_a_search(monkeypatch):
+    before = analyze_file(default_sample(), 2)
+    data = default_sample().read_bytes()
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the locator searched the photo")
+        yield  # a generator, as located_fits is
+
+    monkeypatch.setattr(pipeline, "located_fits", no_search)
+    assert analyze_bytes(data, 2, near_xy=before.corners_xy).board == before.board
+
+
+def test_a_frame_whose_board_moved_away_from_where_it_lay_is_searched():
+    before = analyze_file(default_sample(), 2)
+    lattice = lattice_from_corners(np.float32(before.corners_xy))
+    cell = float(np.linalg.norm(lattice[0, 10] - lattice[0, 0])) / 10
+    moved = before.corners_xy + np.float32([3 * cell, 2 * cell])  # the camera was bumped
+    assert analyze_bytes(default_sample().read_bytes(), 2, near_xy=moved).board == before.board
+
+
+@pytest.mark.parametrize("coin_toss", range(4))
+def test_a_frame_whose_cards_cannot_tell_the_top_keeps_the_top_of_the_frame_before(monkeypatch, coin_toss):
+    before = analyze_file(default_sample(), 2)
+    monkeypatch.setattr("vision.pipeline.orientation_of", lambda *args: Orientation(coin_toss, 1.0, 10))  # unsure
+    again = analyze_bytes(default_sample().read_bytes(), 2, near_xy=before.corners_xy)
+    turned_from_before = abs((again.orientation_deg - before.orientation_deg + 180) % 360 - 180)
+    assert again.board == before.board and turned_from_before <= 2
