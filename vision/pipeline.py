@@ -328,6 +328,22 @@ def fit_where_it_was(image_bgr: np.ndarray, near_xy: np.ndarray, config: VisionC
         yield GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score, earlier_top=True)
 
 
+def next_frame_corners(earlier_xy: np.ndarray | None, corners_xy: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """Where to look first for the grid in a live camera's next frame, given where it was
+    looked for in this one (``earlier_xy``, or None) and where it was found (``corners_xy``):
+    the earlier corners while the grid stays within ``max_near_move`` of them (mean over the
+    corners), since a grid followed from a hint, hinted again, wanders (a fold or a lens bend
+    is found afresh each time: on the sample its verdict swung from 0.9 to 0.56), where one
+    the search found does not; else the new ones."""
+    found = np.float32(corners_xy)
+    if earlier_xy is None:
+        return found
+    earlier = np.float32(earlier_xy)
+    cell = float(np.linalg.norm(earlier[1] - earlier[0])) / GRID
+    drift = float(np.linalg.norm(found - earlier, axis=1).mean()) / max(cell, 1e-6)
+    return earlier if drift <= config.max_near_move else found
+
+
 def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionConfig, locate: Locator | None,
                   profile: Profile | None, fitted: list[Candidate], timer: _Timer,
                   near_xy: np.ndarray | None = None) -> tuple[GridFit, FitReading]:

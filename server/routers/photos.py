@@ -27,7 +27,7 @@ from server.store import CalibrationRow
 from server.workers import read_photo
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, ImageTooLarge, ImageUnreadable, VisionError
-from vision.pipeline import analyze_bytes
+from vision.pipeline import analyze_bytes, next_frame_corners
 from vision.profile import Profile, ProfileError
 
 router = APIRouter(prefix="/api/tables", tags=["photos"])
@@ -150,7 +150,7 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
         readers.live_corners.pop(table.id, None)
         raise
     if live:
-        readers.live_corners[table.id] = result["corners_px"]
+        readers.live_corners[table.id] = next_frame_corners(near, result["corners_px"], VisionConfig()).tolist()
     async with readers.table_locks[table.id]:
         with store.changing(table.id):  # the camera's thread may be storing a reading of this table
             current = store.table(table.id) or table

@@ -240,5 +240,5 @@ def test_a_live_frame_is_looked_for_where_the_grid_lay_in_the_frame_before(db_pa
         send_photo(client, table, winning_photo)
         client.post(url, content=NO_BOARD_PHOTO.read_bytes(), headers=headers)  # the camera turned away
         client.post(url, content=winning_photo, headers=headers)
-    assert hints == [None, first["corners_px"], None, second["corners_px"], None]
+    assert hints == [None, first["corners_px"], None, first["corners_px"], None]  # the grid stayed: its first place kept
     assert second["grid"] == first["grid"]

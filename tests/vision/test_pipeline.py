@@ -20,7 +20,8 @@ from vision.image_io import decode_image, read_image_file
 from vision.locate import Candidate
 from vision.orient import Orientation
 from vision import pipeline
-from vision.pipeline import analyze_bytes, analyze_file, analyze_image, confirmed_by_reading, turn_is_clear
+from vision.pipeline import (analyze_bytes, analyze_file, analyze_image, confirmed_by_reading, next_frame_corners,
+                             turn_is_clear)
 from vision.render import render_one
 from vision.warp import lattice_from_corners, shifted_lattice
 
@@ -168,3 +169,12 @@ def test_a_frame_whose_cards_cannot_tell_the_top_keeps_the_top_of_the_frame_befo
     again = analyze_bytes(default_sample().read_bytes(), 2, near_xy=before.corners_xy)
     turned_from_before = abs((again.orientation_deg - before.orientation_deg + 180) % 360 - 180)
     assert again.board == before.board and turned_from_before <= 2
+
+
+def test_a_live_camera_keeps_looking_where_the_grid_was_found_until_it_moves():
+    earlier = np.float32([[100, 100], [300, 100], [300, 300], [100, 300]])  # cells of 20 pixels
+    nudged = earlier + np.float32([3, -2])  # under a quarter of a cell: the grid followed from the hint
+    moved = earlier + np.float32([40, 0])  # two cells: the camera was bumped, the search found it there
+    assert np.array_equal(next_frame_corners(None, nudged, CONFIG), nudged)
+    assert np.array_equal(next_frame_corners(earlier, nudged, CONFIG), earlier)
+    assert np.array_equal(next_frame_corners(earlier, moved, CONFIG), moved)
