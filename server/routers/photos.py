@@ -139,16 +139,14 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
     profile = readers.profile(store.calibration(table))
-    near = readers.live_corners.get(table.id) if live else None  # a live camera stays put: no search
-    try:
-        if settings.reader_processes:
-            async with readers.limiter:
-                result = await read_photo(data, table.teams, profile, settings.reader_processes, near)
-        else:
-            result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, near, limiter=readers.limiter)
-    except ApiError:
-        readers.live_corners.pop(table.id, None)
-        raise
+    # a live camera stays put: its frames are read where the grid was, with no search (a frame
+    # with no board keeps that place: a hand passed; a camera that moved is found by the search)
+    near = readers.live_corners.get(table.id) if live else None
+    if settings.reader_processes:
+        async with readers.limiter:
+            result = await read_photo(data, table.teams, profile, settings.reader_processes, near)
+    else:
+        result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, near, limiter=readers.limiter)
     if live:
         readers.live_corners[table.id] = next_frame_corners(near, result["corners_px"], VisionConfig()).tolist()
     async with readers.table_locks[table.id]:

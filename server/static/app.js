@@ -8,7 +8,7 @@ const tokenKey = (tableId) => TOKEN_PREFIX + tableId;
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 const RED_SUITS = "HD";
-const CAMERA_EVERY_MS = 1500; // a frame at most this often; the next waits for the answer to the last
+const CAMERA_EVERY_MS = 700; // a frame at most this often (a change is stored when two agree: within a second); the next waits for the answer to the last
 const CAMERA_LONG_SIDE = 1920; // phones film larger; the reading needs no more
 const CAMERA_NO_BOARD = ["board_not_found", "board_unreadable", "board_cut_off"]; // normal while a hand is over the board
 const PHOTO_LONG_SIDE = 4032; // a 12 MP photo goes as it is; a larger one (a 50 or 108 MP mode) is shrunk on the phone
