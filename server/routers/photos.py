@@ -134,7 +134,9 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
                      settings: SettingsDep, readers: Annotated[Readers, Depends(get_readers)],
                      content_type: Annotated[str | None, Header()] = None,
                      live: Annotated[bool, Query(description="a frame of a live camera: stored once two frames in a "
-                                                 "row read the same, so a passing hand or a misread frame is ignored")] = False,
+                                                 "row read the same, so a passing hand or a misread frame is ignored; "
+                                                 "read first where the table's live camera last found the grid, "
+                                                 "with no search of the photo")] = False,
                      ) -> ReadingOut:
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
