@@ -82,7 +82,7 @@ class VisionConfig:
     # fit would have beaten: 4 more wrong grids in 1,233 dev photos)
     sure_board_probability: float = 0.9
     # a live camera's frame: the grid is first looked for where it lay in the frame before; a fit
-    # that moved further than this (cells, mean over the crossings) is left to the search, and one
+    # that moved further than this (cells, mean over its corners) is left to the search, and one
     # found nearer keeps the earlier place for the next frame (pipeline.next_frame_corners)
     max_near_move: float = 0.25
     # of min_board_fraction: a smaller grid is another object (graph paper); 0.75 turned down

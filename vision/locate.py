@@ -345,24 +345,15 @@ def located_fits(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candi
 
 def likely_whole_grid(candidate: Candidate, width: int, height: int, config: VisionConfig) -> Iterator[GridFit]:
     """The candidate as a located grid, when it is likely enough a board (``min_board_probability``)
-    and lies wholly inside the photo (or is likely enough to say it does not: ``whole_grid``)."""
-    if candidate.score >= config.min_board_probability:
-        fit = whole_grid(candidate, width, height, config)
-        if fit is not None:
-            yield fit
-
-
-def whole_grid(candidate: Candidate, width: int, height: int, config: VisionConfig) -> GridFit | None:
-    """The candidate as a located grid when it lies wholly inside the photo; None when it runs
-    off and is not likely enough to say so (``min_cut_off_probability``).
-
-    Raises ``BoardCutOff`` for a likely grid that runs off the photo."""
+    and lies wholly inside the photo. Raises ``BoardCutOff`` for a grid that runs off the photo
+    and is likely enough (``min_cut_off_probability``) to say so."""
+    if candidate.score < config.min_board_probability:
+        return
     sides = cut_off_sides(candidate.lattice_xy, width, height, config.edge_margin_px)
-    if sides:
-        if candidate.score < config.min_cut_off_probability:
-            return None  # seen only in part, it must look all the more like a board
+    if not sides:
+        yield GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score)
+    elif candidate.score >= config.min_cut_off_probability:  # seen only in part, it must look all the more like a board
         raise BoardCutOff(cut_off_message(sides))
-    return GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score)
 
 
 def locate_grid(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candidate] | None = None) -> GridFit | None:

@@ -313,17 +313,22 @@ def rescued_fit(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str
     return fit
 
 
+def moved_cells(earlier_xy: np.ndarray, found_xy: np.ndarray) -> float:
+    """How far a grid's outer corners moved from ``earlier_xy`` to ``found_xy`` (mean, in cells)."""
+    earlier = np.float32(earlier_xy)
+    cell = float(np.linalg.norm(earlier[1] - earlier[0])) / GRID
+    return float(np.linalg.norm(np.float32(found_xy) - earlier, axis=1).mean()) / max(cell, 1e-6)
+
+
 def fit_where_it_was(image_bgr: np.ndarray, near_xy: np.ndarray, config: VisionConfig) -> Iterator[GridFit]:
     """The grid's lines followed from where the board lay in an earlier frame of the same view
     (``near_xy``: its outer corners), when the fit stayed there (``max_near_move``), lies
     wholly inside the photo and is likely a board (``min_board_probability``: the reading
     must then show the printed layout, as for any fit the verdict is not sure of)."""
-    earlier = lattice_from_corners(np.float32(near_xy))
-    candidate = fit_near(image_bgr, earlier, config)
-    cell = float(np.linalg.norm(earlier[0, GRID] - earlier[0, 0])) / GRID
-    moved = float(np.linalg.norm(candidate.lattice_xy - earlier, axis=-1).mean()) / max(cell, 1e-6)
+    candidate = fit_near(image_bgr, lattice_from_corners(np.float32(near_xy)), config)
     height, width = image_bgr.shape[:2]
-    if (candidate.score >= config.min_board_probability and moved <= config.max_near_move
+    if (candidate.score >= config.min_board_probability
+            and moved_cells(near_xy, outer_corners(candidate.lattice_xy)) <= config.max_near_move
             and not cut_off_sides(candidate.lattice_xy, width, height, config.edge_margin_px)):
         yield GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score, earlier_top=True)
 
@@ -331,17 +336,13 @@ def fit_where_it_was(image_bgr: np.ndarray, near_xy: np.ndarray, config: VisionC
 def next_frame_corners(earlier_xy: np.ndarray | None, corners_xy: np.ndarray, config: VisionConfig) -> np.ndarray:
     """Where to look first for the grid in a live camera's next frame, given where it was
     looked for in this one (``earlier_xy``, or None) and where it was found (``corners_xy``):
-    the earlier corners while the grid stays within ``max_near_move`` of them (mean over the
-    corners), since a grid followed from a hint, hinted again, wanders (a fold or a lens bend
-    is found afresh each time: on the sample its verdict swung from 0.9 to 0.56), where one
-    the search found does not; else the new ones."""
-    found = np.float32(corners_xy)
-    if earlier_xy is None:
-        return found
-    earlier = np.float32(earlier_xy)
-    cell = float(np.linalg.norm(earlier[1] - earlier[0])) / GRID
-    drift = float(np.linalg.norm(found - earlier, axis=1).mean()) / max(cell, 1e-6)
-    return earlier if drift <= config.max_near_move else found
+    the earlier corners while the grid stays within ``max_near_move`` of them, since a grid
+    followed from a hint, hinted again, wanders (a fold or a lens bend is found afresh each
+    time: on the sample its verdict swung from 0.9 to 0.56), where one the search found does
+    not; else the new ones."""
+    if earlier_xy is not None and moved_cells(earlier_xy, corners_xy) <= config.max_near_move:
+        return np.float32(earlier_xy)
+    return np.float32(corners_xy)
 
 
 def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionConfig, locate: Locator | None,
