@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import anyio
 import numpy as np
+from cachetools import LRUCache
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from referee.board import Board
@@ -45,18 +46,21 @@ VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
 
 
 PROFILES_KEPT = 32  # decoded calibration profiles kept in memory (one per busy table)
+LIVE_CAMERAS_KEPT = 256  # live cameras whose grid's place is kept (a page opened again is a new camera)
 
 
 class Readers:
     """Bounds the photos analysed at once, orders the writes of one table, and remembers each
-    table's last live frame that differed from its reading and where its grid lay in the last
-    live frame read (kept in memory: hints, not state)."""
+    table's last live frame that differed from its reading and, for each live camera, where the
+    grid lay in its last frame read (kept in memory: hints, not state)."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.limiter = anyio.CapacityLimiter(settings.analyses_at_once)
         self.table_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.live_candidate: dict[str, list[str]] = {}
-        self.live_corners: dict[str, list[list[float]]] = {}  # the next live frame's grid is looked for there first
+        # (table, camera) -> where that camera's next frame's grid is looked for first: two phones
+        # streaming one table see it from two places
+        self.live_corners: LRUCache[tuple[str, str], list[list[float]]] = LRUCache(LIVE_CAMERAS_KEPT)
         self._profiles: dict[int, Profile] = {}  # calibration row id -> its profile, decoded once
 
     def profile(self, row: CalibrationRow | None) -> Profile | None:
@@ -137,20 +141,25 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
                                                  "row read the same, so a passing hand or a misread frame is ignored; "
                                                  "read first where the table's live camera last found the grid, "
                                                  "with no search of the photo")] = False,
+                     camera: Annotated[str, Query(pattern=r"^[A-Za-z0-9_-]{0,32}$",
+                                                  description="which live camera sent the frame (a short name the page "
+                                                  "picks): each camera's frames are read first where that camera "
+                                                  "last found the grid")] = "",
                      ) -> ReadingOut:
     check_content_type(content_type)
     data = await read_limited(request, settings.max_upload_bytes)
     profile = readers.profile(store.calibration(table))
     # a live camera stays put: its frames are read where the grid was, with no search (a frame
     # with no board keeps that place: a hand passed; a camera that moved is found by the search)
-    near = readers.live_corners.get(table.id) if live else None
+    live_camera = (table.id, camera)
+    near = readers.live_corners.get(live_camera) if live else None
     if settings.reader_processes:
         async with readers.limiter:
             result = await read_photo(data, table.teams, profile, settings.reader_processes, near)
     else:
         result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, near, limiter=readers.limiter)
     if live:
-        readers.live_corners[table.id] = next_frame_corners(near, result["corners_px"], VisionConfig()).tolist()
+        readers.live_corners[live_camera] = next_frame_corners(near, result["corners_px"], VisionConfig()).tolist()
     async with readers.table_locks[table.id]:
         with store.changing(table.id):  # the camera's thread may be storing a reading of this table
             current = store.table(table.id) or table

@@ -28,6 +28,7 @@ const page = {
   suit: null,
   picked: [], // cells of the picked card
   camera: null, // the live camera's stream while it runs
+  cameraName: Math.random().toString(36).slice(2, 10), // this page's camera to the server, which keeps where each camera saw the grid
   refreshes: 0, // refreshes started: only the latest one renders
 };
 
@@ -659,7 +660,7 @@ async function followBoard(video) {
     const started = performance.now();
     try {
       const frame = await frameJpeg(video);
-      await api(`/api/tables/${page.tableId}/photos?live=true`, {
+      await api(`/api/tables/${page.tableId}/photos?live=true&camera=${page.cameraName}`, {
         method: "POST",
         headers: { "Content-Type": "image/jpeg" },
         body: frame,

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from seqcam.analyze_command import run_analyze
+from seqcam.samples import SAMPLE_DIR
 from server.app import create_app
 from server.i18n import message
 from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO, player, send_photo
@@ -243,3 +244,38 @@ def test_a_live_frame_is_looked_for_where_the_grid_lay_in_the_frame_before(db_pa
         client.post(url, content=winning_photo, headers=headers)
     assert hints == [None, first["corners_px"], None, first["corners_px"], first["corners_px"]]  # the grid stayed
     assert second["grid"] == first["grid"]
+
+
+def test_each_live_camera_of_a_table_is_looked_at_where_it_saw_the_grid(db_path: Path, winning_photo: bytes,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two phones streaming one table see the board from two places: each camera's frame is
+    read first where that camera last found the grid, not where the other one did."""
+    from vision.pipeline import analyze_bytes
+
+    hints: list[object] = []
+
+    def recording(*args, near_xy=None, **kwargs):
+        hints.append(None if near_xy is None else np.round(np.float64(near_xy), 1).tolist())
+        return analyze_bytes(*args, near_xy=near_xy, **kwargs)
+
+    other_view = (SAMPLE_DIR / "sample_07.jpg").read_bytes()
+    monkeypatch.setattr("server.routers.photos.analyze_bytes", recording)
+    with TestClient(create_app(db_path, reader_processes=0)) as client:
+        table = client.post("/api/tables", json={"players": 2}).json()
+        headers = {**player(table), "Content-Type": "image/jpeg"}
+
+        def frame(camera: str, photo: bytes) -> dict:
+            url = f"/api/tables/{table['id']}/photos?live=true&camera={camera}"
+            response = client.post(url, content=photo, headers=headers)
+            assert response.status_code in (200, 201, 202), response.text
+            return response.json()["result"]
+
+        seen_by_a = frame("a", winning_photo)["corners_px"]
+        seen_by_b = frame("b", other_view)["corners_px"]
+        frame("a", winning_photo)
+        frame("b", other_view)
+        refused = client.post(f"/api/tables/{table['id']}/photos?live=true&camera=no%20spaces", content=winning_photo,
+                              headers=headers)
+    assert hints == [None, None, np.round(seen_by_a, 1).tolist(), np.round(seen_by_b, 1).tolist()]
+    assert seen_by_a != seen_by_b
+    assert refused.status_code == 422 and refused.json()["detail"]
