@@ -31,7 +31,6 @@ Points are (x, y) arrays; images are float32 unless said otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 
 import cv2
@@ -894,7 +893,7 @@ def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, hal
                 keep_share: float, inlier_cells: float) -> np.ndarray | None:
     """The fit moved onto the card centres: each cell's centre is the most point-symmetric
     place within ``reach`` cells of where the fit puts it; the ``keep_share`` of cells with
-    the most symmetric content (cards with art, chips) give a homography by consensus (centres
+    the most symmetric content (cards with art, chips) give a homography by RANSAC (centres
     within ``inlier_cells`` agree; least median of squares, as for the lines, was less
     precise here: half the kept cells can be art that is symmetric off centre). None when no
     homography fits them."""
@@ -917,76 +916,5 @@ def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, hal
     keep = strength_arr >= np.quantile(strength_arr, 1.0 - keep_share)
     if keep.sum() < 12:
         return None
-    g = consensus_homography(np.array(true_pts)[keep], np.array(seen_pts)[keep], inlier_cells)
+    g, _ = cv2.findHomography(np.array(true_pts)[keep], np.array(seen_pts)[keep], cv2.RANSAC, inlier_cells)
     return None if g is None else homography @ g
-
-
-def four_point_homographies(source: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """(n, 3, 3) homographies, each taking its four ``source`` points (n, 4, 2) to its
-    four ``target`` points (the direct linear transform with h33 = 1)."""
-    count = len(source)
-    x, y, u, v = source[..., 0], source[..., 1], target[..., 0], target[..., 1]
-    system = np.zeros((count, 8, 8))
-    system[:, 0::2, 0], system[:, 0::2, 1], system[:, 0::2, 2] = x, y, 1.0
-    system[:, 1::2, 3], system[:, 1::2, 4], system[:, 1::2, 5] = x, y, 1.0
-    system[:, 0::2, 6], system[:, 0::2, 7] = -x * u, -y * u
-    system[:, 1::2, 6], system[:, 1::2, 7] = -x * v, -y * v
-    rhs = np.empty((count, 8))
-    rhs[:, 0::2], rhs[:, 1::2] = u, v
-    try:
-        solved = np.linalg.solve(system, rhs[..., None])[..., 0]
-    except np.linalg.LinAlgError:  # four targets in a row: any answer will do, the scoring turns it down
-        solved = (np.linalg.pinv(system) @ rhs[..., None])[..., 0]
-    return np.concatenate([solved, np.ones((count, 1))], axis=1).reshape(count, 3, 3)
-
-
-@lru_cache(maxsize=128)
-def random_fours(count: int, hypotheses: int) -> np.ndarray:
-    """(hypotheses, 4) indices of four different points of ``count``, the same draws every
-    time (seeded): the same points give the same fit."""
-    return np.argsort(np.random.default_rng(0).random((hypotheses, count)), axis=1)[:, :4]
-
-
-def consensus_homography(source: np.ndarray, target: np.ndarray, inlier_distance: float,
-                         hypotheses: int = 2000) -> np.ndarray | None:
-    """The homography most points agree with (within ``inlier_distance``; of as many, the one
-    they agree with the closest), refitted on its inliers: RANSAC, with every hypothesis (from
-    four random points) scored at once. OpenCV's RANSAC ran its 2000 iterations one by one
-    on most fits (few card centres agree that closely), 33 ms a call against 3 here; on dev
-    seeds 4242 to 8484 (5 sets) this located 511 of 565 boards, 496 within a quarter cell,
-    5 wrong; RANSAC 512, 492, 4, with locating taking 40% longer on average."""
-    count = len(source)
-    if count < 4:
-        return None
-    draws = random_fours(count, hypotheses)
-    quads = source[draws]
-    spread = np.ones(hypotheses, bool)
-    for a, b, c in combinations(range(4), 3):  # three points in a row (a grid has many) fix nothing
-        ab, ac = quads[:, b] - quads[:, a], quads[:, c] - quads[:, a]
-        spread &= np.abs(ab[:, 0] * ac[:, 1] - ab[:, 1] * ac[:, 0]) > 1.0
-    if not spread.any():
-        return None
-    candidates = four_point_homographies(quads[spread], target[draws[spread]])
-    # scored in float32 (a hundredth of a cell is plenty here): four times as fast
-    homogeneous = np.column_stack([source, np.ones(count)]).T.astype(np.float32)
-    rows = candidates.astype(np.float32)
-    scale = rows[:, 2] @ homogeneous
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        dx = rows[:, 0] @ homogeneous / scale - target[:, 0].astype(np.float32)
-        dy = rows[:, 1] @ homogeneous / scale - target[:, 1].astype(np.float32)
-        # a point sent to infinity or behind the camera: that hypothesis cannot be the grid (and
-        # a NaN would win the argmin below: unguarded, this located 7 dev boards fewer)
-        squared = np.where(scale > 1e-6, dx * dx + dy * dy, np.inf)
-    limit = inlier_distance**2
-    closeness = np.minimum(squared, limit).sum(axis=1) / (count * limit)  # under 1: breaks ties only
-    best = squared[int(np.argmin(closeness - (squared < limit).sum(axis=1)))]
-    fit = None
-    for _ in range(2):  # refit on the inliers, then on the inliers of the refit
-        inliers = best < limit
-        if inliers.sum() < 4:
-            return fit
-        fit, _ = cv2.findHomography(source[inliers], target[inliers], 0)
-        if fit is None:
-            return None
-        best = ((apply_homography(fit, source) - target) ** 2).sum(axis=1)
-    return fit

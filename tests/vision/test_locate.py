@@ -15,8 +15,8 @@ from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.locate import (GridFit, cut_off_message, fitted_candidates, locate_grid, place_settings,
                            worth_following)
-from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, consensus_homography,
-                                   grid_homography, has_blank_cell, place_axis)
+from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, grid_homography, has_blank_cell,
+                                   place_axis)
 from vision.locate_propose import outline_quads
 from vision.pipeline import analyze_image, turned
 from vision.render import RenderConfig, render
@@ -198,25 +198,6 @@ def test_the_centre_step_puts_a_fit_a_third_of_a_cell_off_onto_the_card_centres(
                           CONFIG.centre_keep_share, CONFIG.centre_inlier_cells)
     assert corner_error_cells(apply_homography(fit, GRID_CORNERS), true_corners) < 0.08
 
-
-
-def test_the_consensus_homography_follows_the_agreeing_third_of_the_points():
-    rng = np.random.default_rng(3)
-    centres = np.stack(np.meshgrid(np.arange(10) + 0.5, np.arange(10) + 0.5), axis=-1).reshape(-1, 2)
-    source = centres[rng.permutation(100)[:50]]
-    truth = np.array([[1.02, 0.01, 0.2], [0.0, 0.99, -0.1], [0.001, 0.0005, 1.0]])
-    target = apply_homography(truth, source) + rng.normal(0, 0.01, source.shape)
-    target[:34] += rng.uniform(-0.4, 0.4, (34, 2))  # art symmetric off its card's centre
-    fit = consensus_homography(source, target, 0.08)
-    assert fit is not None
-    assert np.abs(apply_homography(fit, GRID_CORNERS) - apply_homography(truth, GRID_CORNERS)).max() < 0.05
-    assert np.array_equal(fit, consensus_homography(source, target, 0.08))  # seeded: the same points, the same fit
-
-
-def test_the_consensus_homography_needs_four_points_not_in_a_row():
-    assert consensus_homography(np.zeros((3, 2)), np.zeros((3, 2)), 0.08) is None
-    in_a_row = np.column_stack([np.arange(8) + 0.5, np.full(8, 4.5)])
-    assert consensus_homography(in_a_row, in_a_row, 0.08) is None
 
 
 def test_only_coarse_fits_whose_cells_may_be_a_boards_are_followed():
