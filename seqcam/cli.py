@@ -175,6 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
         "'found'. Judge a locating change on three or more folders: one set's few boards either way are noise.",
     )
     bench_locate.add_argument("folders", nargs="+", metavar="DIR", help="folders made by seqcam render")
+    bench_compare = commands.add_parser(
+        "bench-compare",
+        help="compare two readings of the same rendered sets (seqcam bench CSVs), photo by photo",
+        description="For each pair BEFORE.csv AFTER.csv (seqcam bench --csv, the same set read before and after a "
+        "change), print every photo whose outcome changed, then boards located, wrong grids, boards exact, "
+        "wrong and '?' cells before and after, over all pairs.",
+    )
+    bench_compare.add_argument("files", nargs="+", metavar="CSV", help="BEFORE.csv AFTER.csv, one pair per set")
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
     _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=1700)
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
@@ -240,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
         from seqcam.bench_locate import run_bench_locate
 
         return run_bench_locate(args.folders)
+    if args.command == "bench-compare":
+        from seqcam.bench_compare import run_bench_compare
+
+        return run_bench_compare(args.files)
     if args.command == "train-cells":
         from seqcam.train_cells import TRAIN_SEED, default_out, run_train
 
