@@ -325,12 +325,14 @@ def located_fits(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candi
     one before was not a Sequence board: another game's board of squares can look as sure),
     or, when no fit is sure, the likeliest one over ``min_board_probability``.
 
-    Raises ``BoardCutOff`` when the grid to yield lies partly outside the photo.
+    Raises ``BoardCutOff`` when a grid to yield lies partly outside the photo and no whole one
+    is found after it.
     ``fitted`` collects every fit made, for a caller with more evidence (a calibration).
     """
     height, width = image_bgr.shape[:2]
     best: Candidate | None = None
     any_sure = False
+    cut_off: BoardCutOff | None = None
     for candidate in fitted_candidates(image_bgr, config):
         if fitted is not None:
             fitted.append(candidate)
@@ -338,9 +340,14 @@ def located_fits(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candi
             best = candidate
         if candidate.score >= config.sure_board_probability:
             any_sure = True
-            yield from likely_whole_grid(candidate, width, height, config)
+            try:
+                yield from likely_whole_grid(candidate, width, height, config)
+            except BoardCutOff as error:  # a larger grid round the board can run off a photo that holds it whole
+                cut_off = cut_off or error
     if not any_sure and best is not None:
         yield from likely_whole_grid(best, width, height, config)
+    if cut_off is not None:
+        raise cut_off
 
 
 def likely_whole_grid(candidate: Candidate, width: int, height: int, config: VisionConfig) -> Iterator[GridFit]:

@@ -130,6 +130,28 @@ def test_a_grid_running_off_the_photo_raises_with_the_side():
     assert "left" in str(raised.value)
 
 
+def test_a_sure_grid_running_off_the_photo_does_not_hide_a_whole_one_found_later(monkeypatch):
+    """A larger grid round the board (its margin, the table's pattern) can score as sure and
+    run off the photo while the board itself lies whole inside it: the search goes on, and
+    the cut-off is said only when no whole grid is found."""
+    from vision import locate
+    from vision.warp import lattice_from_corners
+
+    def candidate(corners: list[list[float]]) -> locate.Candidate:
+        return locate.Candidate(lattice_xy=lattice_from_corners(np.float32(corners)), score=0.99,
+                                features=np.zeros(1), eligible=True)
+
+    running_off = candidate([[-40, 20], [600, 20], [600, 460], [-40, 460]])
+    whole = candidate([[100, 60], [500, 60], [500, 420], [100, 420]])
+    photo = np.zeros((480, 640, 3), np.uint8)
+    monkeypatch.setattr(locate, "fitted_candidates", lambda image, config: iter([running_off, whole]))
+    fit = locate_grid(photo, CONFIG)
+    assert fit is not None and np.allclose(fit.corners_xy, whole.lattice_xy[[0, 0, 10, 10], [0, 10, 10, 0]])
+    monkeypatch.setattr(locate, "fitted_candidates", lambda image, config: iter([running_off]))
+    with pytest.raises(BoardCutOff, match="left edge"):
+        locate_grid(photo, CONFIG)
+
+
 def test_cut_off_message_names_the_sides():
     assert cut_off_message(["left"]) == "Move back or re-aim: part of the board is outside the photo (left edge)."
     assert "top and right edges" in cut_off_message(["top", "right"])
