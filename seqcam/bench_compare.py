@@ -12,7 +12,8 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-LOCATED_CELLS = 0.5  # a grid whose corners all lie within half a cell of the truth (as `seqcam bench`)
+from seqcam.bench_vision import RIGHT_FIT_CELLS
+
 NEEDED_COLUMNS = {"image", "calibrated", "has_board", "fully_visible", "found", "corner_error_cells", "exact",
                   "wrong_cells", "unknown_cells", "visible_cells", "orientation_right", "ms_locate"}
 
@@ -44,8 +45,8 @@ class Totals:
             return
         self.boards += 1
         error = float(row["corner_error_cells"] or "nan")
-        self.located += error < LOCATED_CELLS
-        self.wrong_grids += row["found"] == "True" and not error < LOCATED_CELLS
+        self.located += error < RIGHT_FIT_CELLS
+        self.wrong_grids += row["found"] == "True" and not error < RIGHT_FIT_CELLS
         self.exact += row["exact"] == "True"
         self.wrong_cells += int(row["wrong_cells"] or 0)
         self.unknown_cells += int(row["unknown_cells"] or 0)
@@ -70,7 +71,7 @@ def outcome(row: Row) -> str:
     if row["found"] != "True":
         return "not found"
     error = float(row["corner_error_cells"] or "nan")
-    if row["has_board"] == "True" and not error < LOCATED_CELLS:
+    if row["has_board"] == "True" and not error < RIGHT_FIT_CELLS:
         return f"wrong grid ({error:.2f} cells off)"
     if row["has_board"] != "True":
         return "found (no board)"

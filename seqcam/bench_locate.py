@@ -17,13 +17,13 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from seqcam.bench_vision import RIGHT_FIT_CELLS
 from seqcam.train_locator import corner_error_cells
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.image_io import read_image_file
 from vision.locate import locate_grid
 
-RIGHT_FIT_CELLS = 0.5  # a located grid whose corners all lie within half a cell of the truth
 PRECISE_FIT_CELLS = 0.25  # ... within a quarter of a cell: every cell is read on its own card
 
 

@@ -36,6 +36,7 @@ from vision.render.dataset import BOARD_STEM, NO_BOARD_STEM, render_calibration,
 from vision.warp import lattice_from_corners
 
 BENCH_SEED = 20261129  # never used while tuning
+RIGHT_FIT_CELLS = 0.5  # a located grid whose corners all lie within half a cell of the truth
 BREAKDOWNS = ("tilt_bucket", "size_bucket", "artwork_family", "light_bucket", "occlusion_bucket")
 
 
@@ -156,7 +157,7 @@ def bench_photo(path: Path, config: VisionConfig, oracle: bool = False, profile:
     true_corners = np.array(label["corners_px"], np.float32)
     # located: the grid is right whichever corner it calls the top-left; oriented: that one too
     result.corner_error_cells = min(corner_error(analysis.corners_xy, true_corners, k) for k in range(4))
-    result.orientation_right = corner_error(analysis.corners_xy, true_corners) < 0.5
+    result.orientation_right = corner_error(analysis.corners_xy, true_corners) < RIGHT_FIT_CELLS
     score_reading(result, analysis.board, label, label["teams"])
     return result
 
@@ -206,7 +207,8 @@ def accuracy_rows(results: list[PhotoResult]) -> list[tuple[str, str, int]]:
         return f"{100 * part / whole:.2f}%" if whole else "n/a"
 
     return [
-        ("localised (board fully visible)", share(sum(r.corner_error_cells < 0.5 for r in read), len(boards)), len(boards)),
+        ("localised (board fully visible)", share(sum(r.corner_error_cells < RIGHT_FIT_CELLS for r in read), len(boards)),
+         len(boards)),
         ("orientation right", share(sum(r.orientation_right for r in read), len(read)), len(read)),
         ("per-cell accuracy (visible cells)", share(sum(r.right_cells for r in read), visible), visible),
         ("wrong calls (unsafe), of visible cells", share(sum(r.wrong_cells for r in read), visible), visible),
@@ -231,7 +233,7 @@ def breakdown_rows(results: list[PhotoResult]) -> list[tuple[str, str, int, str,
             visible = sum(r.visible_cells for r in read)
             rows.append((
                 key, value, len(members),
-                f"{100 * sum(r.corner_error_cells < 0.5 for r in read) / len(members):.1f}%",
+                f"{100 * sum(r.corner_error_cells < RIGHT_FIT_CELLS for r in read) / len(members):.1f}%",
                 f"{100 * sum(r.right_cells for r in read) / visible:.2f}%" if visible else "n/a",
                 f"{100 * sum(r.exact for r in read) / len(members):.1f}%",
             ))

@@ -139,7 +139,7 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
                      content_type: Annotated[str | None, Header()] = None,
                      live: Annotated[bool, Query(description="a frame of a live camera: stored once two frames in a "
                                                  "row read the same, so a passing hand or a misread frame is ignored; "
-                                                 "read first where the table's live camera last found the grid, "
+                                                 "read first where this camera (``camera``) last found the grid, "
                                                  "with no search of the photo")] = False,
                      camera: Annotated[str, Query(pattern=r"^[A-Za-z0-9_-]{0,32}$",
                                                   description="which live camera sent the frame (a short name the page "
