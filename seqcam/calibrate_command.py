@@ -10,17 +10,17 @@ from calibration.learn import calibrate
 from calibration.lens import lens_from_checkerboards
 from vision.config import VisionConfig
 from vision.errors import VisionError
-from vision.image_io import read_image_file
+from vision.image_io import FORMATS, read_image_file
 from vision.profile import LensModel, save_profile
 
 EXIT_OK, EXIT_FAILED = 0, 1
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".heic", ".heif")
 
 
 def checkerboard_lens(folder: Path, config: VisionConfig) -> LensModel:
     photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if folder.is_dir() else []
     if not photos:
-        raise VisionError(f"No checkerboard photos (JPEG or PNG) in {folder}.")
+        raise VisionError(f"No checkerboard photos ({FORMATS}) in {folder}.")
     return lens_from_checkerboards([read_image_file(p, config).image_bgr for p in photos])
 
 

@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Without IMAGE, reads the bundled sample photo. Exit 0 when every photo was read, 1 when "
         "any failed (its line says why), 2 on bad usage.",
     )
-    analyze.add_argument("images", nargs="*", metavar="IMAGE", help="photo files (JPEG or PNG)")
+    analyze.add_argument("images", nargs="*", metavar="IMAGE", help="photo files (JPEG, PNG or HEIC)")
     analyze.add_argument("--teams", type=int, choices=(2, 3), default=2,
                          help="teams (or lone players) in the game: 2 play to two sequences, 3 to one (default 2)")
     analyze.add_argument("--json", action="store_true", help="one JSON object per photo per line")

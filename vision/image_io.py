@@ -9,7 +9,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+import pillow_heif
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from vision.config import VisionConfig
 from vision.errors import ImageTooLarge, ImageUnreadable
@@ -17,8 +18,14 @@ from vision.errors import ImageTooLarge, ImageUnreadable
 _JPEG_START, _JPEG_END = b"\xff\xd8\xff", b"\xff\xd9"
 _PNG_START = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"IEND\xaeB`\x82"
+FORMATS = "JPEG, PNG or HEIC"  # what a player is asked to send
+_HEIF = "HEIF"  # Pillow's name for HEIC photos (iPhones and many Android phones save them)
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 _REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                   8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+pillow_heif.register_heif_opener()  # Pillow then reads HEIC headers and pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +72,30 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> 
         raise ImageUnreadable(f"{name} is cut short (an incomplete JPEG). Take or send the photo again.")
     if kind == "PNG" and not data.endswith(_PNG_END):
         raise ImageUnreadable(f"{name} is cut short (an incomplete PNG). Take or send the photo again.")
-    reduction = decode_reduction(max(width, height), config.decode_long_side) if kind == "JPEG" else 1
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction])
+    if kind == _HEIF:
+        image = decoded_heif(data, name, decode_reduction(max(width, height), config.decode_long_side))
+    else:
+        reduction = decode_reduction(max(width, height), config.decode_long_side) if kind == "JPEG" else 1
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction])
     if image is None or image.size == 0:
-        raise ImageUnreadable(f"{name} could not be decoded as an image. Send a JPEG or PNG photo.")
+        raise ImageUnreadable(f"{name} could not be decoded as an image. Send a {FORMATS} photo.")
     # the decoder turns a photo upright by its EXIF tag (phones held upright), the header does not
     return DecodedImage(image, max(width, height) / max(image.shape[:2]))
+
+
+def decoded_heif(data: bytes, name: str, reduction: int) -> np.ndarray:
+    """A HEIC photo as BGR, upright (the HEIF container's rotation, then any EXIF tag), shrunk
+    by ``reduction`` as a JPEG would be decoded."""
+    try:
+        with Image.open(io.BytesIO(data)) as heif:
+            rgb = np.asarray(ImageOps.exif_transpose(heif).convert("RGB"))
+    except (OSError, ValueError, SyntaxError):
+        raise ImageUnreadable(f"{name} is damaged or cut short. Take or send the photo again.") from None
+    image = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    if reduction > 1:
+        image = cv2.resize(image, (image.shape[1] // reduction, image.shape[0] // reduction),
+                           interpolation=cv2.INTER_AREA)
+    return image
 
 
 def decode_reduction(long_side: int, wanted_long_side: int) -> int:
@@ -83,6 +108,17 @@ def decode_reduction(long_side: int, wanted_long_side: int) -> int:
     while reduction < 8 and long_side // (reduction * 2) >= wanted_long_side:
         reduction *= 2
     return reduction
+
+
+def looks_like_photo(data: bytes) -> bool:
+    """Whether ``data`` starts as a JPEG, PNG or HEIC file does (its first bytes alone).
+
+    >>> looks_like_photo(b"\\xff\\xd8\\xff\\xe0"), looks_like_photo(b"\\x00\\x00\\x00\\x18ftypheic")
+    (True, True)
+    >>> looks_like_photo(b"GIF89a")
+    False
+    """
+    return data.startswith((_JPEG_START, _PNG_START)) or (data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS)
 
 
 def image_header(data: bytes, name: str) -> tuple[int, int, str, bool]:
@@ -98,9 +134,9 @@ def image_header(data: bytes, name: str) -> tuple[int, int, str, bool]:
     except Image.DecompressionBombError:
         raise ImageTooLarge(f"{name} claims far too many pixels. Send a smaller photo.") from None
     except (UnidentifiedImageError, OSError, ValueError):
-        if data.startswith((_JPEG_START, _PNG_START)):
+        if looks_like_photo(data):
             raise ImageUnreadable(f"{name} is damaged or cut short. Take or send the photo again.") from None
-        raise ImageUnreadable(f"{name} is not a photo seqcam can read. Send a JPEG or PNG image.") from None
+        raise ImageUnreadable(f"{name} is not a photo seqcam can read. Send a {FORMATS} image.") from None
     if width <= 0 or height <= 0:
-        raise ImageUnreadable(f"{name} has no pixels. Send a JPEG or PNG photo.")
+        raise ImageUnreadable(f"{name} has no pixels. Send a {FORMATS} photo.")
     return width, height, kind, progressive

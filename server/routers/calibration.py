@@ -60,7 +60,7 @@ def get_calibration(table: TableDep, store: StoreDep) -> CalibrationOut:
 @router.post(
     "/{table_id}/calibration", status_code=201, response_model=CalibrationOut,
     summary="Calibrate on a photo of the empty board (players only)",
-    description="The body is the photo itself (JPEG or PNG). Later photos of this table are read with it; "
+    description="The body is the photo itself (JPEG, PNG or HEIC). Later photos of this table are read with it; "
     "`notes` say what looked doubtful, each with a stable `code`.",
     openapi_extra={"requestBody": {"required": True, "content": {"image/jpeg": {"schema": {"type": "string",
                                                                                              "format": "binary"}}}}},

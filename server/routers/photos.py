@@ -28,14 +28,15 @@ from server.store import CalibrationRow
 from server.workers import read_photo
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, ImageTooLarge, ImageUnreadable, VisionError
+from vision.image_io import looks_like_photo
 from vision.pipeline import analyze_bytes, next_frame_corners
 from vision.profile import Profile, ProfileError
 
 router = APIRouter(prefix="/api/tables", tags=["photos"])
 log = logging.getLogger(__name__)
 
-ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/jpg")  # image/jpg: not standard, but some phones send it
-_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")
+# image/jpg: not standard, but some phones send it; HEIC: what iPhones and many Android phones save
+ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/jpg", "image/heic", "image/heif")
 VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
     ImageTooLarge: (413, "photo_too_many_pixels"),
     ImageUnreadable: (422, "photo_unreadable"),
@@ -102,7 +103,7 @@ async def read_limited(request: Request, limit: int) -> bytes:
     data = b"".join(chunks)
     if not data:
         raise ApiError(400, "photo_empty")
-    if not data.startswith(_MAGIC):
+    if not looks_like_photo(data):
         raise ApiError(415, "photo_not_image")
     return data
 
@@ -128,7 +129,7 @@ def analyse(data: bytes, team_count: int, profile: Profile | None = None,
 
 @router.post(
     "/{table_id}/photos", status_code=201, response_model=ReadingOut, summary="Send a photo of the board (players only)",
-    description="The body is the photo itself (JPEG or PNG), with its Content-Type. The reading mirrors "
+    description="The body is the photo itself (JPEG, PNG or HEIC), with its Content-Type. The reading mirrors "
     "`seqcam analyze --json`; a bad photo gets a 4xx with `detail` and a stable `code`. A photo that reads "
     "exactly as the latest reading is not stored: 200 with that reading and `unchanged` true.",
     openapi_extra={"requestBody": {"required": True, "content": {t: {"schema": {"type": "string", "format": "binary"}}

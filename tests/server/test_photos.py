@@ -9,8 +9,10 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import numpy as np
+import pillow_heif
 import pytest
 from fastapi.testclient import TestClient
+from PIL import Image
 
 from seqcam.analyze_command import run_analyze
 from seqcam.samples import SAMPLE_DIR
@@ -18,6 +20,8 @@ from server.app import create_app
 from server.i18n import message
 from tests.server.conftest import NO_BOARD_PHOTO, WINNING_PHOTO, player, send_photo
 from vision.errors import BoardUnreadable
+
+pillow_heif.register_heif_opener()
 
 
 def png_chunk(kind: bytes, data: bytes) -> bytes:
@@ -48,6 +52,17 @@ def test_a_photo_reading_mirrors_the_command_lines_json(client: TestClient, tabl
     assert [4, 7] in result["protected"]["definite"]
 
 
+def test_an_iphone_heic_photo_is_read_as_its_jpeg_is(client: TestClient, table: dict) -> None:
+    with Image.open(WINNING_PHOTO) as photo:
+        buffer = io.BytesIO()
+        photo.save(buffer, "HEIF", quality=90, enc_params={"preset": "ultrafast"})
+    response = send_photo(client, table, buffer.getvalue(), "image/heic")
+    assert response.status_code == 201, response.text
+    result = response.json()["result"]
+    assert result["grid"] == json.loads(WINNING_PHOTO.with_suffix(".json").read_text())["grid"]
+    assert result["winner"] == ["B"]
+
+
 def test_the_table_shows_the_latest_reading(client: TestClient, judged_table: dict) -> None:
     state = client.get(f"/api/tables/{judged_table['id']}").json()
     assert state["reading"]["winner"] == ["B"] and state["revision"] > 0 and state["reading_created"] > 0
@@ -59,7 +74,8 @@ BAD_UPLOADS = [
     # (what, body, content type, status, code)
     ("text file", b"hello, referee", "text/plain", 415, "photo_type"),
     ("no type", b"\xff\xd8\xff\xe0", "", 415, "photo_type"),
-    ("HEIC photo", b"\x00\x00\x00\x18ftypheic", "image/heic", 415, "photo_type"),
+    ("GIF", b"GIF89a" + b"\0" * 64, "image/gif", 415, "photo_type"),
+    ("HEIC cut short", b"\x00\x00\x00\x18ftypheic", "image/heic", 422, "photo_unreadable"),
     ("empty", b"", "image/jpeg", 400, "photo_empty"),
     ("not an image", b"GIF89a" + b"\0" * 64, "image/jpeg", 415, "photo_not_image"),
     ("cut short", WINNING_PHOTO.read_bytes()[:40_000], "image/jpeg", 422, "photo_unreadable"),

@@ -5,11 +5,14 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+import pillow_heif
 from PIL import Image
 
 from vision.config import VisionConfig
 from vision.errors import ImageTooLarge, ImageUnreadable
 from vision.image_io import decode_image, read_image_file
+
+pillow_heif.register_heif_opener()
 
 CONFIG = VisionConfig()
 
@@ -62,6 +65,31 @@ def test_a_portrait_phone_photo_is_turned_upright_with_the_scale_of_its_pixels(s
     decoded = decode_image(buffer.getvalue(), CONFIG)
     assert decoded.image_bgr.shape[:2] == upright  # (height, width): taller than wide
     assert decoded.scale == pytest.approx(size[0] / upright[0])
+
+
+def heic_bytes(image: Image.Image, orientation: int = 1) -> bytes:
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    image.save(buffer, "HEIF", quality=90, exif=exif.tobytes(), enc_params={"preset": "ultrafast"})
+    return buffer.getvalue()
+
+
+def test_an_iphone_heic_photo_is_decoded_upright_and_large_ones_at_a_reduced_scale():
+    # blue left half, red right half, stored landscape with "turn a quarter" (6): upright, blue is on top
+    image = Image.new("RGB", (4000, 3000), (255, 0, 0))
+    image.paste((0, 0, 255), (0, 0, 2000, 3000))
+    decoded = decode_image(heic_bytes(image, orientation=6), CONFIG)
+    assert decoded.image_bgr.shape == (2000, 1500, 3) and decoded.scale == pytest.approx(2.0)
+    top, bottom = decoded.image_bgr[100, 750], decoded.image_bgr[1900, 750]
+    assert top[0] > 200 > top[2] and bottom[2] > 200 > bottom[0]  # BGR: blue above, red below
+
+
+def test_a_heic_photo_cut_short_gets_a_clear_message():
+    data = heic_bytes(Image.new("RGB", (320, 240), (200, 200, 200)))
+    for cut in (40, len(data) // 2):
+        with pytest.raises(ImageUnreadable, match="damaged or cut short"):
+            decode_image(data[:cut], CONFIG)
 
 
 @pytest.mark.parametrize(
