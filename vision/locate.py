@@ -220,9 +220,12 @@ def ruled_in(seen: Evidence, config: VisionConfig) -> bool:
     return seen.content >= config.min_content and seen.extent >= config.min_extent
 
 
-def cut_off_sides(lattice_xy: np.ndarray, width: int, height: int, margin: float) -> list[str]:
-    """The sides of the photo that the grid's outline crosses or touches."""
-    ring = np.concatenate([lattice_xy[0, :], lattice_xy[:, -1], lattice_xy[-1, ::-1], lattice_xy[::-1, 0]])
+def cut_off_sides(lattice_xy: np.ndarray, width: int, height: int, margin: float, corners: bool = False) -> list[str]:
+    """The sides of the photo that the grid's outline crosses or touches, the four outer
+    corners aside unless ``corners``: a corner cell is a printed chip that every team owns,
+    so a photo framed tightly that clips one still shows every cell that can change."""
+    edge = slice(None) if corners else slice(1, -1)
+    ring = np.concatenate([lattice_xy[0, edge], lattice_xy[edge, -1], lattice_xy[-1, edge], lattice_xy[edge, 0]])
     sides = []
     if (ring[:, 0] < margin).any():
         sides.append("left")

@@ -216,11 +216,12 @@ def turn_is_clear(best: float, runner_up: float, config: VisionConfig) -> bool:
 def second_looks(image_bgr: np.ndarray, fitted: list[Candidate], config: VisionConfig) -> Iterator[Candidate]:
     """The fits the verdict turned down (``fitted``, as ``locate_grid`` left them) that deserve
     a second look: the likeliest ``max_rescued``, if they scored ``min_rescue_probability`` or
-    more (a fit ruled out scores 0) and lie wholly inside the photo."""
+    more (a fit ruled out scores 0) and lie wholly inside the photo, corner cells included (a
+    grid a cell or more off the board ran past the photo's edge there, on dev photo 6161/117)."""
     height, width = image_bgr.shape[:2]
     for candidate in sorted(fitted, key=lambda c: -c.score)[: config.max_rescued]:
         if candidate.score >= config.min_rescue_probability and not cut_off_sides(
-                candidate.lattice_xy, width, height, config.edge_margin_px):
+                candidate.lattice_xy, width, height, config.edge_margin_px, corners=True):
             yield candidate
 
 

@@ -130,6 +130,28 @@ def test_a_grid_running_off_the_photo_raises_with_the_side():
     assert "left" in str(raised.value)
 
 
+@pytest.mark.parametrize("outside_cells, whole", [(0.3, True), (1.2, False)])
+def test_a_photo_that_clips_only_a_corner_cell_is_located(outside_cells, whole):
+    """A corner cell is a printed chip every team owns: a photo framed so tightly that the
+    grid's outer corner (seen diamond-wise, leftmost) lies a third of a cell off the photo
+    still shows every other cell, so the grid is located; a whole cell off, it is cut off."""
+    board = drawn_board(np.random.default_rng(3))
+    scale, along, down = 0.75, np.float32([0.5**0.5, -(0.5**0.5)]), np.float32([0.5**0.5, 0.5**0.5])
+    grid_corner = np.float32([-outside_cells * CELL * scale, 360])
+    board_corner = grid_corner - MARGIN * scale * (along + down)
+    side = board.shape[0] * scale
+    photo, true_corners = photo_of(board, np.float32([board_corner, board_corner + side * along,
+                                                      board_corner + side * (along + down),
+                                                      board_corner + side * down]), (960, 720))
+    assert true_corners[0][0] < 0  # the premise: the grid's corner lies off the photo
+    if not whole:
+        with pytest.raises(BoardCutOff, match="left edge"):
+            locate_grid(photo, CONFIG)
+        return
+    fit = locate_grid(photo, CONFIG)
+    assert fit is not None and corner_error_cells(fit.corners_xy, true_corners) < 0.1
+
+
 def test_a_sure_grid_running_off_the_photo_does_not_hide_a_whole_one_found_later(monkeypatch):
     """A larger grid round the board (its margin, the table's pattern) can score as sure and
     run off the photo while the board itself lies whole inside it: the search goes on, and
