@@ -135,6 +135,7 @@ class VisionConfig:
     # boards: at most 0.38 under hands and glare; a grid of something else 0.9)
     max_unknown_share: float = 0.6
     team_hue_reach_deg: float = 60.0  # chips further than this in hue from a team's typical colour never shape its cluster
+    cluster_min_cover: float = 0.5  # nor do chips whose disc is less one colour than this
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
     colour_separation: float = 1.8  # the next team must be this many times further away

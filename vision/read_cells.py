@@ -381,7 +381,10 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
     calibrated = {team: np.float32(chip_ab[team]) for team in teams if chip_ab and team in chip_ab}
-    centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[chips], teams, config)
+    # a disc that is not mostly one colour (a face card's picture taken for a chip) has no
+    # colour to shape a team's: its mean could pull the cluster off the team's real chips
+    clear = [index for index in chips if covers[index] >= config.cluster_min_cover]
+    centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[clear], teams, config)
     for index in chips:
         kinds[index] = _team_of(colours_ab[index], centres, config)
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover:

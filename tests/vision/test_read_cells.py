@@ -150,3 +150,22 @@ def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arri
     assert seen.cells[:10] == "#??B?????#" and seen.cells[91:99] == "GGGGGGGG"
     papered = replace(features, corner_paper=np.ones((10, 10), np.float32))  # the cards' corners show
     assert classify(papered, teams, CONFIG, model=model).cells[:10] == "#BBBBBBBB#"
+
+
+def test_pictures_taken_for_chips_do_not_pull_a_teams_colour_off_its_chips():
+    """Face cards whose picture fills the cell (a dark red frame round blue and yellow) can be
+    called chips; their disc is no one colour, and its mean (a dull purple-red) lies within
+    reach of blue's typical hue. Eight of them outnumbered four real blue chips and moved the
+    blue cluster onto themselves: the pictures read blue, the blue chips '?'."""
+    class Chips:  # the cell model sure of a chip on every cell
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
+
+    lab = np.zeros((10, 10, 3), np.float32)
+    cover = np.full((10, 10), 0.05, np.float32)
+    lab[..., 1:] = (15, -7)  # every cell: a picture, hardly one colour
+    lab[3, 1:5], cover[3, 1:5] = (60, 5, -45), 0.85  # four blue chips
+    lab[6, 1:5], cover[6, 1:5] = (80, -55, 40), 0.9  # four green chips
+    reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Chips())
+    assert reading.cells[31:35] == "BBBB" and reading.cells[61:65] == "GGGG"
+    assert reading.cells.count("B") == 4 and reading.cells.count("?") == 100 - 4 - 4 - 4
