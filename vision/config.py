@@ -26,6 +26,9 @@ class VisionConfig:
     paper_levels: tuple[float, ...] = (0.72, 0.55)  # paper is lighter than this share of the whitest paper
     paper_max_chroma: float = 0.25  # ... and less colourful than this share of its lightness
     white_top_share: float = 0.03  # the white balance comes from this share of the brightest pixels
+    # ... and where it differs by this much from that of the brightest weakly coloured ones (a lit
+    # wooden table brighter than the cards), proposals are made under both
+    min_white_balance_change: float = 0.1
     close_shares: tuple[float, ...] = (0.012, 0.035)  # blobs this near (of the long side) are grouped
     texture_box_share: float = 0.02  # window of the ink-on-paper density map, of the long side
     strand_share: float = 0.025  # inked paper is also opened this wide (of the long side): arms' edges cut off

@@ -41,7 +41,7 @@ from vision.errors import BoardCutOff
 from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, PlaceSettings, Pyramid, Refinement, align,
                                    apply_homography, centre_step, evidence, extent_shift, grid_homography,
                                    periodicity, place, refine)
-from vision.locate_propose import opened_paper_quads, propose_quads
+from vision.locate_propose import distinct, opened_paper_quads, propose_quads, white_gains
 from vision.locate_verdict import default_verdict, verdict_features
 from vision.warp import outer_corners
 
@@ -253,19 +253,37 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     periodic first, with the small copy's scale and the pyramids the fits work on."""
     small, scale = downscaled(image_bgr, config.locate_long_side)
     small_pyramid = Pyramid(small)
+    proposing, _ = proposal_copy(small_pyramid, config)
+    quads = paper_proposals(small_pyramid, white_gains(proposing, config.white_top_share), config)
+    gray_pyramid = Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
+    return quads, scale, small_pyramid, gray_pyramid
+
+
+def paper_proposals(small_pyramid: Pyramid, gains: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
+    """Quadrilaterals round the paper under the white balance ``gains`` (``propose_quads``),
+    in the small copy's pixels, the most periodic first."""
     proposing, to_small = proposal_copy(small_pyramid, config)
-    quads = propose_quads(proposing, small, levels=config.paper_levels,
-                          max_chroma=config.paper_max_chroma, top_share=config.white_top_share,
-                          reaches=config.close_shares, texture_box_share=config.texture_box_share,
-                          strand_share=config.strand_share,
+    quads = propose_quads(proposing, small_pyramid.levels[0], gains=gains, levels=config.paper_levels,
+                          max_chroma=config.paper_max_chroma, reaches=config.close_shares,
+                          texture_box_share=config.texture_box_share, strand_share=config.strand_share,
                           min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill,
                           max_count=config.max_proposals)
     quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]
-    gray_pyramid = Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
     looks = [periodicity(small_pyramid, grid_homography(quad), config.align_cell_px, config.align_pad_cells,
                          config.align_pitch_range, config.align_max_skew) for quad in quads]
-    ordered = [quads[index] for index in np.argsort(looks)[::-1]]
-    return ordered, scale, small_pyramid, gray_pyramid
+    return [quads[index] for index in np.argsort(looks)[::-1]]
+
+
+def grey_paper_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
+    """The proposals made when the white balance comes from the brightest weakly coloured
+    pixels rather than the brightest of all, but for those already ``known``: none when the
+    two balances are about the same (a tenth)."""
+    proposing, _ = proposal_copy(small_pyramid, config)
+    brightest = white_gains(proposing, config.white_top_share)
+    grey = white_gains(proposing, config.white_top_share, config.paper_max_chroma)
+    if grey is None or np.abs(grey / brightest - 1).max() < config.min_white_balance_change:
+        return []
+    return distinct(paper_proposals(small_pyramid, grey, config), known, 0.01 * max(small_pyramid.shape[:2]))
 
 
 def proposal_copy(small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, float]:
@@ -305,6 +323,9 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
         yield from fit_proposal((grid_homography(quad), False), scale, gray_pyramid, config, judge)
     # then the paper opened wide (a board on a checked cloth), after every proposal of the photo's own
     for quad in checked_cloth_proposals(small_pyramid, config)[: config.max_opened_paper]:
+        yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
+    # then the paper under another white balance: the brightest pixels may be a lit table, not the cards
+    for quad in grey_paper_proposals(small_pyramid, quads, config)[: config.max_fitted]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # last (a fit found as it was comes first): the ruled-out fits moved onto the cells
     for fit in ruled_out[: config.max_moved_to_cells]:

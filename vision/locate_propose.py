@@ -25,20 +25,28 @@ import cv2
 import numpy as np
 
 
-def white_gains(image_bgr: np.ndarray, top_share: float) -> np.ndarray:
-    """Per-channel gains (3,) that make the mean colour of the brightest pixels grey."""
+def white_gains(image_bgr: np.ndarray, top_share: float, max_chroma: float | None = None) -> np.ndarray | None:
+    """Per-channel gains (3,) that make the mean colour of the brightest pixels grey; with
+    ``max_chroma``, of the brightest weakly coloured ones (None when too few are): a camera's
+    own white balance leaves the cards about grey, while a lit wooden table, brighter than a
+    board in shade, is not white."""
     sample = image_bgr[::4, ::4].reshape(-1, 3).astype(np.float32)
+    if max_chroma is not None:
+        low, high = sample.min(axis=1), sample.max(axis=1)
+        weak = sample[high - low < max_chroma * low]
+        if len(weak) < top_share * len(sample):
+            return None
+        sample = weak
     total = sample.sum(axis=1)
     cut = np.quantile(total, 1.0 - top_share)
     ref = sample[total >= cut].mean(axis=0)
     return (float(ref.max()) / np.maximum(ref, 1.0)).astype(np.float32)
 
 
-def paper_and_ink(image_bgr: np.ndarray, levels: tuple[float, ...], max_chroma: float, top_share: float
+def paper_and_ink(image_bgr: np.ndarray, gains: np.ndarray, levels: tuple[float, ...], max_chroma: float
                   ) -> tuple[list[np.ndarray], np.ndarray]:
-    """uint8 masks of paper (light, weakly coloured pixels, one per lightness level, a share of
-    the whitest paper's) and of strong edges."""
-    gains = white_gains(image_bgr, top_share)
+    """uint8 masks of paper (light, weakly coloured pixels under the white balance ``gains``,
+    one per lightness level, a share of the whitest paper's) and of strong edges."""
     balanced = cv2.transform(image_bgr, np.diag(gains).astype(np.float32))
     b, g, r = cv2.split(balanced)
     low = cv2.min(cv2.min(b, g), r)
@@ -211,15 +219,16 @@ def outline_quads(image_bgr: np.ndarray, min_area: float) -> list[tuple[float, n
     return out
 
 
-def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, levels: tuple[float, ...], max_chroma: float,
-                  top_share: float, reaches: tuple[float, ...], texture_box_share: float, strand_share: float,
+def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, gains: np.ndarray, levels: tuple[float, ...],
+                  max_chroma: float, reaches: tuple[float, ...], texture_box_share: float, strand_share: float,
                   min_area_share: float, min_fill: float, max_count: int) -> list[np.ndarray]:
     """Candidate grid outlines in ``image_bgr`` pixels, (4, 2) float32 each, the likeliest first;
-    ``outline_bgr`` is the same photo larger, where edges are followed."""
+    ``outline_bgr`` is the same photo larger, where edges are followed; ``gains``, the white
+    balance paper is judged under (``white_gains``)."""
     height, width = image_bgr.shape[:2]
     long_side = max(height, width)
     min_area = min_area_share * height * width
-    papers, edges = paper_and_ink(image_bgr, levels, max_chroma, top_share)
+    papers, edges = paper_and_ink(image_bgr, gains, levels, max_chroma)
     found: list[tuple[float, np.ndarray]] = []
     box = max(5, int(texture_box_share * long_side) | 1)
     inked = inked_paper(papers[-1], edges, box)
@@ -236,13 +245,18 @@ def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, levels: tup
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, speck)
         for share in reaches:
             found += group_quads(mask, max(3, int(share * long_side) | 1), min_area, min_fill)
+    return distinct([quad for _, quad in sorted(found, key=lambda item: -item[0])], [], 0.01 * long_side)[:max_count]
+
+
+def distinct(quads: list[np.ndarray], known: list[np.ndarray], tolerance: float) -> list[np.ndarray]:
+    """``quads`` in order, but for those whose every corner lies within ``tolerance`` of one
+    before it or of one ``known``."""
     unique: list[np.ndarray] = []
-    tolerance = 0.01 * long_side
-    for _, quad in sorted(found, key=lambda item: -item[0]):
+    for quad in quads:
         if all(np.linalg.norm(quad[:, None, :] - other[None, :, :], axis=2).min(axis=1).max() > tolerance
-               for other in unique):
+               for other in known + unique):
             unique.append(quad)
-    return unique[:max_count]
+    return unique
 
 
 def opened_paper_quads(image_bgr: np.ndarray, *, level: float, max_chroma: float, top_share: float, reach: float,
@@ -252,7 +266,7 @@ def opened_paper_quads(image_bgr: np.ndarray, *, level: float, max_chroma: float
     other mask, and fall away here while the board's paper (its cards, a white border) stays."""
     height, width = image_bgr.shape[:2]
     long_side = max(height, width)
-    (paper,), _ = paper_and_ink(image_bgr, (level,), max_chroma, top_share)
+    (paper,), _ = paper_and_ink(image_bgr, white_gains(image_bgr, top_share), (level,), max_chroma)
     check = max(3, int(check_share * long_side) | 1)
     opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (check, check)))
     found = group_quads(opened, max(3, int(reach * long_side) | 1), min_area_share * height * width, min_fill)

@@ -13,11 +13,11 @@ import pytest
 
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate import (GridFit, cut_off_message, fitted_candidates, locate_grid, place_settings,
-                           worth_following)
+from vision.locate import (GridFit, cut_off_message, fitted_candidates, grey_paper_proposals, locate_grid,
+                           place_settings, worth_following)
 from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, grid_homography, has_blank_cell,
                                    place_axis)
-from vision.locate_propose import outline_quads
+from vision.locate_propose import outline_quads, paper_and_ink, white_gains
 from vision.pipeline import analyze_image, turned
 from vision.render import RenderConfig, render
 from vision.render.video import VideoSettings, render_video, video_seed
@@ -65,7 +65,8 @@ def drawn_board(rng: np.random.Generator) -> np.ndarray:
     return board
 
 
-def photo_of(board: np.ndarray, quad_xy: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def photo_of(board: np.ndarray, quad_xy: np.ndarray, size: tuple[int, int],
+             table_bgr: tuple[int, int, int] = (60, 100, 150)) -> tuple[np.ndarray, np.ndarray]:
     """The board warped so that its outer edge lands on ``quad_xy`` in a (w, h) photo of a wooden
     table; returns the photo and the image position of the grid's outer corners."""
     side = board.shape[0]
@@ -73,7 +74,7 @@ def photo_of(board: np.ndarray, quad_xy: np.ndarray, size: tuple[int, int]) -> t
     homography = cv2.getPerspectiveTransform(src, np.float32(quad_xy))
     width, height = size
     table = np.zeros((height, width, 3), np.uint8)
-    table[:] = (60, 100, 150)
+    table[:] = table_bgr
     table[:, :, 1] += (10 * np.sin(np.arange(width) / 7.0)).astype(np.uint8)[None, :]
     warped = cv2.warpPerspective(board, homography, (width, height), flags=cv2.INTER_AREA)
     alpha = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), homography, (width, height))
@@ -116,6 +117,28 @@ def test_a_crowded_board_is_proposed_by_its_outline():
     quads = outline_quads(photo, 0.05 * photo.shape[0] * photo.shape[1])
     assert any(np.linalg.norm(np.roll(quad[::way], k, axis=0) - outline, axis=1).max() < 4.0
                for _, quad in quads for way in (1, -1) for k in range(4))
+
+
+def test_cards_in_shade_beside_a_lit_wooden_table_are_paper_under_the_grey_white_balance():
+    """The brightest pixels of a photo may be a lit wooden table, brighter than a board in
+    shade: balanced on them, the grey cards turn blue and are no paper, while the table is.
+    Balanced on the brightest weakly coloured pixels (a camera's own balance leaves the cards
+    about grey), the cards are paper again and the table is not."""
+    board = (drawn_board(np.random.default_rng(4)).astype(np.float32) * 0.62).astype(np.uint8)
+    quad = np.float32([[210, 90], [690, 120], [740, 560], [170, 520]])
+    photo, true_corners = photo_of(board, quad, (960, 640), table_bgr=(130, 180, 235))
+    grid = np.zeros(photo.shape[:2], np.uint8)
+    cv2.fillConvexPoly(grid, true_corners.astype(np.int32), 1)
+    brightest, grey = white_gains(photo, CONFIG.white_top_share), white_gains(photo, CONFIG.white_top_share,
+                                                                              CONFIG.paper_max_chroma)
+    assert np.abs(grey - 1).max() < 0.1 < np.abs(brightest - 1).max()
+    for gains, cards_paper in ((brightest, False), (grey, True)):
+        paper = paper_and_ink(photo, gains, CONFIG.paper_levels, CONFIG.paper_max_chroma)[0][-1] > 0
+        assert (paper[grid > 0].mean() > 0.6) == cards_paper and (paper[grid == 0].mean() > 0.6) != cards_paper
+    # the proposals under the grey balance are made only where the two balances differ
+    assert grey_paper_proposals(Pyramid(photo), [], CONFIG)
+    plain, _ = photo_of(drawn_board(np.random.default_rng(4)), quad, (960, 640))
+    assert grey_paper_proposals(Pyramid(plain), [], CONFIG) == []
 
 
 def test_a_blank_photo_has_no_grid():
