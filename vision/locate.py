@@ -4,7 +4,9 @@ Stages (each in its own module):
 
 1. proposals (``locate_propose``): quadrilaterals round blobs of card paper, and of
    paper with ink on it, on a small copy of the photo (and, when those found no sure board,
-   round the paper opened wide: a board on a checked cloth);
+   round the paper opened wide: a board on a checked cloth; then round the paper under a
+   white balance taken from the brightest weakly coloured pixels: a lit wooden table may be
+   brighter than the cards);
 2. the lattice (``locate_lattice``): for the most periodic proposals, the cells' period,
    slant and perspective from the autocorrelation of the gradient, then the 10 x 10 cells
    placed where the paper ends at a coloured border (or where the art ends, for a white
@@ -19,7 +21,8 @@ Stages (each in its own module):
    on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
    offers each fit that is clearly a printed grid of cards as it is found (reading then
    tells whether it is a Sequence board) or, when none is, the likeliest over a lower bar;
-   a grid that runs off the photo raises ``BoardCutOff``.
+   a grid that runs off the photo raises ``BoardCutOff`` (a FREE corner cell clipped by
+   the frame does not count: every team owns it).
 
 Points are (x, y) float32 arrays in the pixels of the image passed in.
 
