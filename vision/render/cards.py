@@ -25,6 +25,10 @@ BLACK_INKS: Final = ((25, 25, 25), (40, 30, 30), (60, 50, 45), (10, 10, 10))
 FIGURE_BLUES: Final = ((150, 70, 20), (120, 50, 10), (180, 110, 40))
 FIGURE_YELLOWS: Final = ((40, 190, 240), (60, 200, 230), (30, 160, 220))
 SKINS_PRINTED: Final = ((180, 215, 245), (160, 200, 240), (200, 225, 250))
+FIGURE_GREENS: Final = ((60, 130, 30), (90, 150, 60), (40, 100, 20))
+# a court picture printed on a coloured ground instead of the paper, as some editions do
+COURT_GROUNDS: Final = ((110, 40, 20), (40, 30, 140), (40, 110, 40), (40, 150, 200), (20, 20, 20), (200, 160, 90),
+                        (120, 60, 110), (70, 90, 40))
 
 # Pip positions for 2..10 in a unit card (x, y); pips below the middle are printed upside down.
 PIPS: Final = {
@@ -62,10 +66,13 @@ class CardStyle:
     figure_yellow: BGR
     figure_skin: BGR
     suit_size: float  # main suit symbol height / card height
+    court_robes: tuple[BGR, BGR, BGR]  # a court figure's robe, its middle stripe and its sleeves
+    court_ground: BGR | None  # the court picture's background, None for the paper
+    court_width: float  # the court picture's width / card width
 
 
 def sample_card_style(rng: np.random.Generator, *, layout: str | None = None) -> CardStyle:
-    return CardStyle(
+    drawn = dict(  # in the order the sets were drawn in
         layout=layout or str(rng.choice(FACE_LAYOUTS, p=[0.35, 0.2, 0.2, 0.15, 0.1])),
         paper=jitter(rng, pick(rng, PAPERS), 6),
         red_ink=jitter(rng, pick(rng, RED_INKS), 12),
@@ -81,6 +88,22 @@ def sample_card_style(rng: np.random.Generator, *, layout: str | None = None) ->
         figure_skin=jitter(rng, pick(rng, SKINS_PRINTED), 10),
         suit_size=float(rng.uniform(0.3, 0.5)),
     )
+    return CardStyle(**drawn, **court_style(rng, drawn["red_ink"]))
+
+
+def court_style(parent: np.random.Generator, red_ink: BGR) -> dict:
+    """How a printing draws its queens and kings: the robe colours in any order (red, blue,
+    yellow, green, black), on the paper or on a ground of its own, filling more or less of the card.
+
+    Drawn from a stream spawned from ``parent``'s seed, which draws nothing from ``parent``:
+    these came after the development and benchmark sets were made, and every other draw of
+    those sets (so every photo but its court cards) stays as it was."""
+    rng = np.random.default_rng(parent.bit_generator.seed_seq.spawn(1)[0])
+    palette = [red_ink, jitter(rng, pick(rng, FIGURE_BLUES), 15), jitter(rng, pick(rng, FIGURE_YELLOWS), 15),
+               jitter(rng, pick(rng, FIGURE_GREENS), 15), jitter(rng, pick(rng, BLACK_INKS), 8)]
+    robes = tuple(palette[i] for i in rng.permutation(len(palette))[:3])
+    ground = jitter(rng, pick(rng, COURT_GROUNDS), 20) if rng.random() < 0.35 else None
+    return {"court_robes": robes, "court_ground": ground, "court_width": float(rng.uniform(0.55, 0.92))}
 
 
 def ink_of(style: CardStyle, suit: str) -> BGR:
@@ -177,18 +200,19 @@ def _draw_minimal(face: np.ndarray, rank: str, suit: str, ink: BGR, style: CardS
 
 
 def _draw_court(face: np.ndarray, rank: str, suit: str, ink: BGR, style: CardStyle, s: float) -> None:
-    """A double-ended court figure in blue, red, yellow and black inside a frame."""
+    """A double-ended court figure in the printing's colours inside a frame, on the paper or a ground of its own."""
     h, w = face.shape[:2]
-    x0, x1 = int(0.2 * w), int(0.8 * w)
+    x0, x1 = int((0.5 - style.court_width / 2) * w), int((0.5 + style.court_width / 2) * w)
     y0, y1 = int(0.1 * h), int(0.9 * h)
     fw, fh = x1 - x0, y1 - y0
     if fw < 6 or fh < 8:
         return
     art = np.empty((fh, fw, 3), np.uint8)
-    art[:] = style.paper
+    art[:] = style.court_ground or style.paper
     half = fh // 2 + 1
-    black, red = style.black_ink, style.red_ink
-    blue, yellow, skin = style.figure_blue, style.figure_yellow, style.figure_skin
+    black = style.black_ink
+    robe, stripe, sleeves = style.court_robes
+    yellow, skin = style.figure_yellow, style.figure_skin
     cx = fw / 2
     head_r = 0.13 * fw
     head_y = 0.42 * half
@@ -200,11 +224,11 @@ def _draw_court(face: np.ndarray, rank: str, suit: str, ink: BGR, style: CardSty
 
     # robe: shoulders to the middle, in stripes
     poly([(cx - 0.45 * fw, half), (cx - 0.36 * fw, head_y + 1.3 * head_r), (cx + 0.36 * fw, head_y + 1.3 * head_r),
-          (cx + 0.45 * fw, half)], red)
+          (cx + 0.45 * fw, half)], robe)
     poly([(cx - 0.14 * fw, half), (cx - 0.1 * fw, head_y + 1.3 * head_r), (cx + 0.1 * fw, head_y + 1.3 * head_r),
-          (cx + 0.14 * fw, half)], blue)
+          (cx + 0.14 * fw, half)], stripe)
     poly([(cx - 0.36 * fw, head_y + 1.3 * head_r), (cx - 0.2 * fw, head_y + 1.3 * head_r),
-          (cx - 0.28 * fw, half), (cx - 0.42 * fw, half)], yellow)
+          (cx - 0.28 * fw, half), (cx - 0.42 * fw, half)], sleeves)
     # hair and head
     cv2.ellipse(art, (int(cx), int(head_y + 0.2 * head_r)), (int(head_r * 1.3), int(head_r * 1.35)), 0, 0, 360,
                 yellow if rank == "Q" else black, -1, cv2.LINE_AA)
@@ -222,5 +246,5 @@ def _draw_court(face: np.ndarray, rank: str, suit: str, ink: BGR, style: CardSty
     draw_suit(art, suit, (0.82 * fw, 0.18 * half), 0.22 * fw, ink)
     art[fh - half:] = cv2.flip(art[:half], -1)
     art[half - 1: half + 1] = black
-    cv2.rectangle(art, (0, 0), (fw - 1, fh - 1), blue, max(1, fw // 40))
+    cv2.rectangle(art, (0, 0), (fw - 1, fh - 1), style.figure_blue, max(1, fw // 40))
     face[y0:y1, x0:x1] = art
