@@ -82,7 +82,8 @@ def sample_artwork(rng: np.random.Generator) -> ArtworkParams:
         gap_colour = jitter(rng, (30, 30, 30) if rng.random() < 0.6 else (230, 230, 230), 15)
     else:
         gap_colour = margin_colour if rng.random() < 0.7 else scaled(margin_colour, rng.uniform(0.5, 0.8))
-    aspect = float(rng.choice([rng.uniform(0.8, 1.0), rng.uniform(1.0, 1.25)], p=[0.3, 0.7]))
+    # printed playing cards are about 1.4 times as tall as wide, and many boards print them whole
+    aspect = float(rng.choice([rng.uniform(0.8, 1.0), rng.uniform(1.0, 1.45)], p=[0.3, 0.7]))
     margin_x = float(rng.uniform(0.02, 0.12))
     margin_y = float(np.clip(margin_x * rng.uniform(0.8, 1.4), 0.02, 0.15))
     corner_colour = from_hsv(rng.uniform(0, 180), rng.uniform(90, 255), rng.uniform(90, 240))
