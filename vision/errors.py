@@ -34,6 +34,7 @@ class BoardCutOff(VisionError):
 class VisionWarningKind(str, Enum):
     ORIENTATION_UNCERTAIN = "orientation_uncertain"
     CALIBRATION_MISMATCH = "calibration_mismatch"
+    PRINT_TAKEN_FOR_CHIPS = "print_taken_for_chips"
 
 
 @dataclass(frozen=True, slots=True)

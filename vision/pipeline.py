@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
-from referee.cells import teams_for
+from referee.cells import CHIP_SUPPLY, teams_for
 from vision.chip_grid import chip_offsets, grid_shift, keeps_shift
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
@@ -156,6 +156,20 @@ def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, features: Ce
     art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, np.rot90(features.colour_cover, -turns),
                    config.twin_art, config.twin_min_cover)
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
+
+
+def print_taken_for_chips(board: Board) -> tuple[Board, bool]:
+    """``board`` with '?' on every chip of a colour read on more cells than a box holds chips
+    of it (``CHIP_SUPPLY``), and whether there were any: small cards printed on cells of a
+    chip's colour make that colour show on every empty card.
+
+    >>> cells = ["#" if i in (0, 9, 90, 99) else "B" if i < 60 else "G" if i < 70 else "." for i in range(100)]
+    >>> board, flagged = print_taken_for_chips(Board("".join(cells)))
+    >>> board.cells.count("?"), board.cells.count("G"), flagged
+    (58, 10, True)
+    """
+    overfull = {team for team, supply in CHIP_SUPPLY.items() if board.cells.count(team) > supply}
+    return Board("".join(UNKNOWN if symbol in overfull else symbol for symbol in board.cells)), bool(overfull)
 
 
 def unknown_share(board: Board) -> float:
@@ -441,6 +455,14 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if sure_of_top:  # which card lies under each cell is known
         printed = unknown_where_doubtful(printed, prepared, features, turns, teams, config)
         printed = empty_where_twin_alike(printed, prepared, features, turns, config)
+
+    printed, print_as_chips = print_taken_for_chips(printed)
+    if print_as_chips:
+        warnings.append(VisionWarning(
+            VisionWarningKind.PRINT_TAKEN_FOR_CHIPS,
+            "More cells read one colour than a box holds chips of it: the board's own print looks like chips "
+            "there. Those cells are shown as '?': look at them on the board.",
+        ))
 
     lattice_xy = rotate_lattice(lattice, turns)
     if lens is not None:
