@@ -185,7 +185,7 @@ class VisionConfig:
     min_orientation_share: float = 0.25  # nor a lead under this share of the cards that voted
     # a cell read empty whose disc shows a colour its printed card cannot carry is '?'
     # (orient.foreign_to_card): a translucent or dull chip taken for art
-    foreign_min_cover: float = 0.7
+    foreign_min_cover: float = 0.5  # 0.7 missed small chips on tall cards, read empty (independent renderer a)
     foreign_min_chroma: float = 25.0
     foreign_red_reach_deg: float = 40.0
     # a red card's call that its printed twin (read empty) contradicts is '?' (orient.twin_doubts;
