@@ -262,11 +262,13 @@ def proposals(image_bgr: np.ndarray, config: VisionConfig) -> tuple[list[np.ndar
     return quads, scale, small_pyramid, gray_pyramid
 
 
-def paper_proposals(small_pyramid: Pyramid, gains: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
+def paper_proposals(small_pyramid: Pyramid, gains: np.ndarray, config: VisionConfig, outlines: bool = True
+                    ) -> list[np.ndarray]:
     """Quadrilaterals round the paper under the white balance ``gains`` (``propose_quads``),
-    in the small copy's pixels, the most periodic first."""
+    and with ``outlines`` round the edges' outlines, in the small copy's pixels, the most
+    periodic first."""
     proposing, to_small = proposal_copy(small_pyramid, config)
-    quads = propose_quads(proposing, small_pyramid.levels[0], gains=gains, levels=config.paper_levels,
+    quads = propose_quads(proposing, small_pyramid.levels[0] if outlines else None, gains=gains, levels=config.paper_levels,
                           max_chroma=config.paper_max_chroma, reaches=config.close_shares,
                           texture_box_share=config.texture_box_share, strand_share=config.strand_share,
                           min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill,
@@ -279,14 +281,16 @@ def paper_proposals(small_pyramid: Pyramid, gains: np.ndarray, config: VisionCon
 
 def grey_paper_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
     """The proposals made when the white balance comes from the brightest weakly coloured
-    pixels rather than the brightest of all, but for those already ``known``: none when the
-    two balances are about the same (a tenth)."""
+    pixels rather than the brightest of all (the edges' outlines, the same under any balance,
+    were proposed already), but for those already ``known``: none when the two balances are
+    about the same (a tenth)."""
     proposing, _ = proposal_copy(small_pyramid, config)
     brightest = white_gains(proposing, config.white_top_share)
     grey = white_gains(proposing, config.white_top_share, config.paper_max_chroma)
     if grey is None or np.abs(grey / brightest - 1).max() < config.min_white_balance_change:
         return []
-    return distinct(paper_proposals(small_pyramid, grey, config), known, 0.01 * max(small_pyramid.shape[:2]))
+    return distinct(paper_proposals(small_pyramid, grey, config, outlines=False), known,
+                    0.01 * max(small_pyramid.shape[:2]))
 
 
 def proposal_copy(small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndarray, float]:

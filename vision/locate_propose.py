@@ -219,12 +219,13 @@ def outline_quads(image_bgr: np.ndarray, min_area: float) -> list[tuple[float, n
     return out
 
 
-def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, gains: np.ndarray, levels: tuple[float, ...],
+def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray | None, *, gains: np.ndarray, levels: tuple[float, ...],
                   max_chroma: float, reaches: tuple[float, ...], texture_box_share: float, strand_share: float,
                   min_area_share: float, min_fill: float, max_count: int) -> list[np.ndarray]:
     """Candidate grid outlines in ``image_bgr`` pixels, (4, 2) float32 each, the likeliest first;
-    ``outline_bgr`` is the same photo larger, where edges are followed; ``gains``, the white
-    balance paper is judged under (``white_gains``)."""
+    ``outline_bgr`` is the same photo larger, where edges are followed (None: not followed, as
+    they do not depend on the white balance); ``gains``, the white balance paper is judged
+    under (``white_gains``)."""
     height, width = image_bgr.shape[:2]
     long_side = max(height, width)
     min_area = min_area_share * height * width
@@ -237,9 +238,10 @@ def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray, *, gains: np.n
     strand = max(3, int(strand_share * long_side) | 1)
     found += group_quads(cv2.morphologyEx(inked, cv2.MORPH_OPEN, np.ones((strand, strand), np.uint8)), 3, min_area, 0.5)
     # outlines on a larger copy: a thin margin between the board's edge and the grid's stays open
-    to_image = image_bgr.shape[1] / outline_bgr.shape[1]
-    found += [(area * to_image**2, (quad + 0.5) * to_image - 0.5)
-              for area, quad in outline_quads(outline_bgr, min_area / to_image**2)]
+    if outline_bgr is not None:
+        to_image = image_bgr.shape[1] / outline_bgr.shape[1]
+        found += [(area * to_image**2, (quad + 0.5) * to_image - 0.5)
+                  for area, quad in outline_quads(outline_bgr, min_area / to_image**2)]
     speck = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
     for mask in papers:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, speck)
