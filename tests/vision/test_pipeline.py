@@ -22,7 +22,7 @@ from vision.orient import Orientation
 from vision import pipeline
 from vision.pipeline import (analyze_bytes, analyze_file, analyze_image, confirmed_by_reading, next_frame_corners,
                              turn_is_clear)
-from vision.render import render_one
+from vision.render import artwork, render_one
 from vision.warp import lattice_from_corners, shifted_lattice
 
 CONFIG = VisionConfig()
@@ -86,8 +86,11 @@ def test_a_turned_down_fit_that_reads_unclearly_is_not_kept():
 @pytest.fixture(scope="module")
 def beside_another_game() -> tuple[np.ndarray, dict]:
     """Dev photo 5151/101 (the photo, its label): a real board beside another game's board of
-    coloured and white squares."""
-    photo = render_one(5151, 101)
+    coloured and white squares, as rendered before printings of small cards on coloured cells
+    were drawn (it became one)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(artwork, "INSET_SHARE", 0.0)
+        photo = render_one(5151, 101)
     return decode_image(photo.jpeg, CONFIG, "photo").image_bgr, photo.label
 
 

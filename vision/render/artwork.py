@@ -17,7 +17,7 @@ import numpy as np
 from referee.cells import CORNER, LAYOUT, SIZE, cell
 from vision.render import textures
 from vision.render.cards import CardStyle, card_mask, draw_card_face, sample_card_style
-from vision.render.colours import BGR, from_hsv, jitter, mix, scaled
+from vision.render.colours import BGR, from_hsv, jitter, mix, pick, scaled
 from vision.render.symbols import draw_text
 
 # Border colours seen on real boards and plausible reprints; the key names the bucket.
@@ -35,6 +35,12 @@ MARGINS: Final[dict[str, tuple[BGR, str]]] = {
     "grey": ((120, 120, 115), "plain"),
 }
 MARGIN_WEIGHTS: Final = (0.22, 0.08, 0.12, 0.08, 0.1, 0.1, 0.08, 0.08, 0.05, 0.04, 0.05)
+# Grounds of boards that print small cards on coloured cells: pale tints and full colours.
+INSET_GROUNDS: Final[tuple[BGR, ...]] = (
+    (190, 225, 240), (235, 215, 185), (200, 195, 235), (200, 230, 200), (205, 205, 205),
+    (170, 120, 60), (60, 60, 170), (60, 130, 50), (50, 170, 220),
+)
+INSET_SHARE: Final = 0.25  # printings whose small cards sit inset on a coloured ground
 CORNER_STYLES: Final = ("disc", "rings", "star", "text", "flower")
 
 
@@ -87,13 +93,18 @@ def sample_artwork(rng: np.random.Generator) -> ArtworkParams:
     margin_x = float(rng.uniform(0.02, 0.12))
     margin_y = float(np.clip(margin_x * rng.uniform(0.8, 1.4), 0.02, 0.15))
     corner_colour = from_hsv(rng.uniform(0, 180), rng.uniform(90, 255), rng.uniform(90, 240))
+    cell_mm = float(rng.uniform(38.0, 52.0))
+    card_inset = float(rng.choice([0.0, rng.uniform(0.01, 0.06)], p=[0.5, 0.5]))
+    small_cards = inset_ground(rng, margin_colour)
+    if small_cards is not None:
+        card_inset, gap_colour = small_cards
     return ArtworkParams(
         card=card,
         cell_aspect=aspect,
-        cell_mm=float(rng.uniform(38.0, 52.0)),
+        cell_mm=cell_mm,
         gap=float(gap),
         gap_colour=gap_colour,
-        card_inset=float(rng.choice([0.0, rng.uniform(0.01, 0.06)], p=[0.5, 0.5])),
+        card_inset=card_inset,
         margin_x=margin_x,
         margin_y=margin_y,
         margin_name=name,
@@ -109,6 +120,20 @@ def sample_artwork(rng: np.random.Generator) -> ArtworkParams:
         ink_shift=float(rng.uniform(0, 1.5)),
         gloss=float(rng.uniform(0.0, 1.0)),
     )
+
+
+def inset_ground(parent: np.random.Generator, margin_colour: BGR) -> tuple[float, BGR] | None:
+    """For a printing of small cards inset on coloured cells (INSET_SHARE of them): the inset
+    (/ cell width) and the ground's colour, a tint of its own or the border's; else None.
+
+    Drawn from a stream spawned from ``parent``'s seed, which draws nothing from ``parent``:
+    these came after the development and benchmark sets were made, and every other draw of
+    those sets stays as it was."""
+    rng = np.random.default_rng(parent.bit_generator.seed_seq.spawn(1)[0])
+    if rng.random() >= INSET_SHARE:
+        return None
+    ground = margin_colour if rng.random() < 0.3 else jitter(rng, pick(rng, INSET_GROUNDS), 20)
+    return float(rng.uniform(0.08, 0.2)), ground
 
 
 def pick_frame(rng: np.random.Generator) -> BGR:

@@ -8,7 +8,7 @@ specular highlight, and some sets are translucent enough for the card art to sho
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -36,6 +36,8 @@ class ChipStyle:
     gloss: float  # specular highlight strength, 0-1
     ring: float  # strength of the embossed ring, 0-1
     shadow: float  # darkness of the drop shadow, 0-1
+    sheen: float = 70.0  # brightness added by the broad highlight on the top (times gloss)
+    sheen_width: float = 0.22  # its spread / chip radius: a domed or lacquered top lights up wide
 
     def colour(self, team: str) -> BGR:
         return dict(self.colours)[team]
@@ -47,7 +49,7 @@ def sample_team_colour(rng: np.random.Generator, team: str) -> BGR:
 
 
 def sample_chip_style(rng: np.random.Generator) -> ChipStyle:
-    return ChipStyle(
+    return replace(ChipStyle(
         colours=tuple((t, sample_team_colour(rng, t)) for t in "BGR"),
         diameter=float(rng.uniform(0.6, 0.9)),
         offset=float(rng.uniform(0.02, 0.14)),
@@ -56,7 +58,20 @@ def sample_chip_style(rng: np.random.Generator) -> ChipStyle:
         gloss=float(rng.uniform(0.2, 1.0)),
         ring=float(rng.uniform(0.0, 1.0)),
         shadow=float(rng.uniform(0.25, 0.6)),
-    )
+    ), **sampled_sheen(rng))
+
+
+def sampled_sheen(parent: np.random.Generator) -> dict[str, float]:
+    """How widely the chips' tops light up: most sets a soft spot, some a broad glow that
+    washes a chip's middle out to near white.
+
+    Drawn from a stream spawned from ``parent``'s seed, which draws nothing from ``parent``:
+    these came after the development and benchmark sets were made, and every other draw of
+    those sets stays as it was."""
+    rng = np.random.default_rng(parent.bit_generator.seed_seq.spawn(1)[0])
+    if rng.random() < 0.6:
+        return {}
+    return {"sheen": float(rng.uniform(100.0, 200.0)), "sheen_width": float(rng.uniform(0.25, 0.45))}
 
 
 def _disc(shape: tuple[int, int], centre: np.ndarray, radius: float) -> np.ndarray:
@@ -97,9 +112,9 @@ class ChipPainter:
             shade += 0.08 * style.ring * np.exp(-(((rr - 0.68) / 0.04) ** 2)) * toward
         spec = np.exp(-(((rr - 0.88) / 0.07) ** 2)) * np.clip(toward, 0, 1) ** 2
         hx, hy = 0.35 * light_dir[0], 0.35 * light_dir[1]
-        sheen = np.exp(-(((dx - hx) ** 2 + (dy - hy) ** 2) / (2 * 0.22**2)))
+        sheen = np.exp(-(((dx - hx) ** 2 + (dy - hy) ** 2) / (2 * style.sheen_width**2)))
         self.shade = shade.astype(np.float32)
-        self.spec = (style.gloss * (170 * spec + 70 * sheen)).astype(np.float32)
+        self.spec = (style.gloss * (170 * spec + style.sheen * sheen)).astype(np.float32)
         self._tops: dict[BGR, np.ndarray] = {}
 
     def _top(self, colour: BGR) -> np.ndarray:
