@@ -117,6 +117,9 @@ class VisionConfig:
 
     # reading cells (sizes are shares of a cell's side)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
+    ground_min_distance: float = 15.0  # cards' corners this far from their cells' lightest grey (median) are a coloured ground ...
+    card_paper_max_chroma: float = 10.0  # ... and the paper is then the cells' pixels at most this colourful (Lab)
+    ground_band: float = 0.22  # ... and the ground, counted as paper, lies in this edge band of each cell
     highlight_max_area: float = 0.02  # paper-like gaps smaller than this (of a cell's area) are filled
     chip_radius: float = 0.27  # the disc that is tested for a chip (chips are 0.6-0.9 of a cell wide)
     chip_offset: float = 0.14  # how far off centre a chip may lie
@@ -138,6 +141,8 @@ class VisionConfig:
     # boards: at most 0.38 under hands and glare; a grid of something else 0.9)
     max_unknown_share: float = 0.6
     team_hue_reach_deg: float = 60.0  # chips further than this in hue from a team's typical colour never shape its cluster
+    team_split_min_gap_deg: float = 25.0  # a team with no chip takes another's chips of a hue this far from the rest ...
+    team_split_min_share: float = 0.25  # ... when they are at least this share of the rest (split_for_empty_teams)
     cluster_min_cover: float = 0.5  # nor do chips whose disc is less one colour than this
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma

@@ -83,17 +83,61 @@ def card_ring(cell: int) -> np.ndarray:
     return (square > 0.3) & (square < 0.42) & (np.hypot(yy, xx) > 0.45 * cell)
 
 
-def local_paper(lab: np.ndarray, cell: int) -> np.ndarray:
+def local_paper(lab: np.ndarray, cell: int, config: VisionConfig) -> tuple[np.ndarray, np.ndarray | None]:
     """(10, 10, 3) the paper's Lab colour around each cell, from the brighter half of its
-    card corners, smoothed over neighbours so that covered corners borrow from them."""
-    ring = _per_cell(lab, cell)[:, :, card_ring(cell)]  # (10, 10, P, 3)
-    lightness = ring[..., 0]
-    bright = (lightness >= np.median(lightness, axis=2, keepdims=True)).astype(np.float32)
-    paper = (ring * bright[..., None]).sum(axis=2) / np.maximum(bright.sum(axis=2), 1.0)[..., None]
-    # a cell's corners may be under a hand: the brightest of its neighbourhood wins, colour by median
+    card corners, smoothed over neighbours so that covered corners borrow from them.
+
+    On a board whose small cards sit on a coloured ground the corners show the ground: where
+    they differ clearly from the cells' lightest grey (``card_paper``), that is the paper,
+    and the corners' colour is returned second as the ground's (None on other boards)."""
+    cells = _per_cell(lab, cell)
+    corners = brighter_half(cells[:, :, card_ring(cell)])
+    cards, grey_cells = card_paper(cells, config.card_paper_max_chroma)
+    if grey_cells.mean() >= 0.5:
+        apart = paper_distance(normalised_to_paper(corners[grey_cells][None], cards[grey_cells][None]))
+        if np.median(apart) >= config.ground_min_distance:
+            return smoothed_paper(cards), smoothed_paper(corners)
+    return smoothed_paper(corners), None
+
+
+def smoothed_paper(paper: np.ndarray) -> np.ndarray:
+    """A cell's corners may be under a hand: the lightest of its neighbourhood wins, the colour by median."""
     smooth = cv2.medianBlur(np.ascontiguousarray(paper[..., 1:]).astype(np.float32), 3)
     lightest = cv2.dilate(paper[..., 0].astype(np.float32), np.ones((3, 3), np.uint8))
     return np.dstack([lightest, smooth]).astype(np.float32)
+
+
+def ground_band(cell: int, config: VisionConfig) -> np.ndarray:
+    """(cell, cell) mask of a cell's edge band, ``ground_band`` of the cell wide, where the
+    ground shows around a small card."""
+    band = int(round(config.ground_band * cell))
+    inside = np.zeros((cell, cell), bool)
+    inside[band : cell - band, band : cell - band] = True
+    return ~inside
+
+
+def brighter_half(pixels: np.ndarray) -> np.ndarray:
+    """(10, 10, P, 3) Lab pixels of each cell -> (10, 10, 3) the mean of the lighter half."""
+    lightness = pixels[..., 0]
+    bright = (lightness >= np.median(lightness, axis=2, keepdims=True)).astype(np.float32)
+    return (pixels * bright[..., None]).sum(axis=2) / np.maximum(bright.sum(axis=2), 1.0)[..., None]
+
+
+def card_paper(cells: np.ndarray, max_chroma: float) -> tuple[np.ndarray, np.ndarray]:
+    """(10, 10, cell, cell, 3) -> (10, 10, 3) the brighter half of each cell's pixels that are
+    nearly grey (chroma at most ``max_chroma``), and (10, 10) where at least 5% of the cell is
+    so; the other cells take the median of those (the board's median when none is)."""
+    pixels = cells[:, :, ::2, ::2].reshape(GRID, GRID, -1, 3)
+    grey = np.hypot(pixels[..., 1], pixels[..., 2]) <= max_chroma
+    # each cell's median grey lightness: greys sorted first, the rest pushed past them as inf
+    greys = np.sort(np.where(grey, pixels[..., 0], np.inf), axis=2)
+    count = grey.sum(axis=2)
+    middle = np.take_along_axis(greys, np.maximum(count - 1, 0)[..., None] // 2, axis=2)
+    bright = grey & (pixels[..., 0] >= middle)
+    paper = (pixels * bright[..., None]).sum(axis=2) / np.maximum(bright.sum(axis=2), 1)[..., None]
+    enough = grey.mean(axis=2) >= 0.05
+    paper[~enough] = np.median(paper[enough] if enough.any() else pixels.reshape(-1, 3), axis=0)
+    return paper.astype(np.float32), enough
 
 
 def normalised_to_paper(lab: np.ndarray, paper_lab: np.ndarray) -> np.ndarray:
@@ -114,10 +158,14 @@ def paper_distance(lab: np.ndarray) -> np.ndarray:
 def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
     cell_px = board_bgr.shape[0] // GRID
     balanced = white_balanced_lab(board_bgr)
-    paper_lab = local_paper(balanced, cell_px)
+    paper_lab, ground_lab = local_paper(balanced, cell_px, config)
     lab = normalised_to_paper(balanced, paper_lab)
-    not_paper = (paper_distance(lab) > config.paper_distance).astype(np.uint8)
-    return PreparedBoard(lab, fill_small_holes(not_paper, config.highlight_max_area * cell_px**2), cell_px, paper_lab)
+    not_paper = paper_distance(lab) > config.paper_distance
+    if ground_lab is not None:  # the ground round small cards is no chip and no ink: count it as paper
+        ground = paper_distance(normalised_to_paper(balanced, ground_lab)) <= config.paper_distance
+        not_paper &= ~(ground & np.tile(ground_band(cell_px, config), (GRID, GRID)))
+    return PreparedBoard(lab, fill_small_holes(not_paper.astype(np.uint8), config.highlight_max_area * cell_px**2),
+                         cell_px, paper_lab)
 
 
 def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -245,20 +293,50 @@ def typical_chip_ab(team: str, chroma: float = 40.0) -> np.ndarray:
 
 def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config: VisionConfig) -> dict[str, np.ndarray]:
     """Each team's chip colour (a, b) in this photo: a few rounds of k-means started from the
-    typical colours; a colour far from every team's start joins none."""
+    typical colours; a colour far from every team's start joins none. A team left with no
+    chip while another's fall into two groups of clearly different hue takes the group
+    nearer its own (``split_for_empty_teams``)."""
     centres = {team: typical_chip_ab(team) for team in teams}
+    members: dict[str, np.ndarray] = {}
     for _ in range(6):
         if colours_ab.size == 0:
             break
-        names = list(centres)
-        distances = np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names])
-        nearest = distances.argmin(axis=0)
-        for i, team in enumerate(names):
-            hue_gaps = hue_gap(hue_deg(colours_ab), TEAM_HUES_DEG[team])
-            members = colours_ab[(nearest == i) & (hue_gaps < config.team_hue_reach_deg)]
-            if len(members):
-                centres[team] = members.mean(axis=0)
+        members = team_members(colours_ab, centres, config)
+        centres.update({team: chips.mean(axis=0) for team, chips in members.items() if len(chips)})
+    if members:
+        centres.update(split_for_empty_teams(members, config))
     return centres
+
+
+def team_members(colours_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> dict[str, np.ndarray]:
+    """The colours nearest each team's centre whose hue lies within ``team_hue_reach_deg`` of its typical chips'."""
+    names = list(centres)
+    nearest = np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names]).argmin(axis=0)
+    return {team: colours_ab[(nearest == i) & (hue_gap(hue_deg(colours_ab), TEAM_HUES_DEG[team]) < config.team_hue_reach_deg)]
+            for i, team in enumerate(names)}
+
+
+def split_for_empty_teams(members: dict[str, np.ndarray], config: VisionConfig) -> dict[str, np.ndarray]:
+    """New centres where a team has no chip and another team's chips fall into two groups
+    at least ``team_split_min_gap_deg`` apart in hue, the smaller at least
+    ``team_split_min_share`` of the larger: the group nearer the empty team's usual hue is
+    its. Light blue chips look nearly as green as teal ones, and both joined green. Only blue
+    and green trade so: red chips have the hue of red suit ink, and are never guessed."""
+    moved: dict[str, np.ndarray] = {}
+    for empty in (team for team, chips in members.items() if len(chips) == 0 and team in "BG"):
+        for team, chips in members.items():
+            if team == empty or team not in "BG" or team in moved or len(chips) < 2:
+                continue
+            towards = np.sort(hue_gap(hue_deg(chips), TEAM_HUES_DEG[empty]))
+            jumps = np.diff(towards)
+            cut = int(jumps.argmax())
+            near, far = cut + 1, len(chips) - cut - 1
+            if jumps[cut] < config.team_split_min_gap_deg or min(near, far) < config.team_split_min_share * max(near, far):
+                continue
+            theirs = hue_gap(hue_deg(chips), TEAM_HUES_DEG[empty]) <= towards[cut]
+            moved[empty], moved[team] = chips[theirs].mean(axis=0), chips[~theirs].mean(axis=0)
+            break
+    return moved
 
 
 def hue_deg(colour_ab: np.ndarray) -> np.ndarray:

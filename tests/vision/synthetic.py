@@ -11,14 +11,15 @@ CELL = 40
 CHIP_BGR = {"B": (190, 80, 20), "G": (60, 150, 30), "R": (40, 30, 200)}
 
 
-def drawn_board(grid: list[str], cell: int = CELL, paper=(235, 240, 245)) -> np.ndarray:
-    """A rectified board: cream cards with suit-coloured ink marks and a chip where the grid says."""
+def drawn_board(grid: list[str], cell: int = CELL, paper=(235, 240, 245), ground=(0, 0, 0), inset: int = 1) -> np.ndarray:
+    """A rectified board: cream cards with suit-coloured ink marks and a chip where the grid
+    says, each card ``inset`` pixels inside its cell on the ``ground`` colour."""
     side = 10 * cell
-    image = np.zeros((side, side, 3), np.uint8)
+    image = np.full((side, side, 3), ground, np.uint8)
     for index, card in enumerate(LAYOUT):
         row, col = divmod(index, 10)
         y0, x0 = row * cell, col * cell
-        cv2.rectangle(image, (x0 + 1, y0 + 1), (x0 + cell - 2, y0 + cell - 2), paper, -1)
+        cv2.rectangle(image, (x0 + inset, y0 + inset), (x0 + cell - 1 - inset, y0 + cell - 1 - inset), paper, -1)
         if card == CORNER:
             cv2.circle(image, (x0 + cell // 2, y0 + cell // 2), cell // 3, (60, 60, 60), -1)
             continue

@@ -25,6 +25,16 @@ def test_finds_the_printed_top_of_a_turned_board(turns):
     assert orientation.margin > 10
 
 
+@pytest.mark.parametrize("ground", [(60, 60, 170), (170, 120, 60)])
+def test_the_coloured_ground_round_small_cards_is_no_ink(ground):
+    # a red ground would be red ink on every card, a blue one a face card's picture: the cards'
+    # ink would lie in the ground, which votes alike at every turn
+    prepared = prepare(drawn_board(EMPTY_GRID, ground=ground, inset=6), CONFIG)
+    band = np.zeros((CELL, CELL), bool)
+    band[-4:, :] = band[:, -4:] = True  # ground below and right of each card (the index ink reaches the left)
+    assert prepared.not_paper[np.tile(band, (10, 10))].mean() < 0.02
+
+
 def test_suit_colour_is_read_inside_the_card_not_on_the_dark_lines_between_cards():
     lab = np.zeros((10 * CELL, 10 * CELL, 3), np.float32)
     lab[..., 0] = 92.0

@@ -6,7 +6,8 @@ import pytest
 from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES, PATCH_SIDE
-from vision.read_cells import CellFeatures, called_classes, classify, cluster_team_colours, prepare, read_cells
+from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap, prepare,
+                               read_cells)
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -27,6 +28,15 @@ def test_a_colour_cast_does_not_change_the_reading():
     assert reading == Board.from_rows(GRID)
 
 
+def test_small_cards_on_a_coloured_ground_are_read_against_their_own_paper():
+    # the cards' corners show the ground: were it taken for paper, every card would be a chip
+    for ground in ((60, 60, 170), (170, 120, 60), (60, 130, 50)):
+        prepared = prepare(drawn_board(GRID, ground=ground, inset=6), CONFIG)
+        paper = prepared.paper_lab.reshape(-1, 3)
+        assert np.all(paper[:, 0] > 85) and np.all(np.hypot(paper[:, 1], paper[:, 2]) < 5)
+        assert read_cells(prepared, ("B", "G", "R"), CONFIG) == Board.from_rows(GRID)
+
+
 def test_red_chips_in_a_two_team_game_are_not_given_a_team():
     reading = read_cells(prepare(drawn_board(GRID), CONFIG), ("B", "G"), CONFIG)
     assert reading[14] == "?"  # cell 1,4 holds a red chip, which no team of this game plays
@@ -38,6 +48,28 @@ def test_team_colours_follow_the_photo():
     colours = np.stack([light_blue + 1, light_blue - 1, teal + 2, teal - 2])
     centres = cluster_team_colours(colours, ("B", "G"), CONFIG)
     assert np.allclose(centres["B"], light_blue) and np.allclose(centres["G"], teal)
+
+
+def test_light_blue_chips_that_look_green_beside_teal_ones_are_blue():
+    # light blue under a warm lamp measures hue ~200, within reach of green (140), not of blue (285)
+    light_blue, teal = np.float32([[-35, -12], [-34, -12], [-35, -13]]), np.float32([[-48, 17], [-47, 18], [-45, 17]])
+    centres = cluster_team_colours(np.vstack([light_blue, teal]), ("B", "G"), CONFIG)
+    assert np.linalg.norm(centres["B"] - light_blue.mean(axis=0)) < 2
+    assert np.linalg.norm(centres["G"] - teal.mean(axis=0)) < 2
+
+
+def test_one_teams_chips_of_alike_hue_are_not_split_into_two_teams():
+    greens = np.float32([[-48, 17], [-44, 20], [-40, 22], [-36, 20], [-33, 14]])  # hues 150 to 160
+    centres = cluster_team_colours(greens, ("B", "G"), CONFIG)
+    assert np.linalg.norm(centres["G"] - greens.mean(axis=0)) < 1
+    assert hue_gap(hue_deg(centres["B"]), 285) < 1  # blue keeps its typical colour
+
+
+def test_red_never_takes_chips_of_another_team_whose_hues_split():
+    violet, blue = np.float32([[20, -40], [21, -41], [19, -39]]), np.float32([[-10, -45], [-11, -44], [-9, -46]])
+    greens = np.float32([[-40, 20], [-41, 21]])
+    centres = cluster_team_colours(np.vstack([violet, blue, greens]), ("B", "G", "R"), CONFIG)
+    assert hue_gap(hue_deg(centres["R"]), 25) < 1  # red keeps its typical colour
 
 
 def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merely_possible():
