@@ -3,8 +3,10 @@ chips read sit consistently off their cells' centres, the grid (not the chips) i
 
 A grid placed a fifth to a half of a cell off reads chips that straddle two cells: some are
 called '?', some are given to the wrong cell. Moving the grid by the chips' common offset and
-reading again puts them back. Only a translation is measured: it needs few chips, and a grid
-wrong in scale or by a whole cell is the locating stage's to avoid.
+reading again puts them back. A grid a little too small, too large or skewed (its far side
+a third of a cell off, its near side right) sees offsets that drift across the board: with
+enough chips spread over it, an affine move fits them (``grid_stretch``). A grid wrong by a
+whole cell is the locating stage's to avoid.
 """
 
 from __future__ import annotations
@@ -37,17 +39,19 @@ def chip_cells(features: CellFeatures, board: Board, config: VisionConfig) -> li
             if symbol in CHIP_COLOURS or (symbol == UNKNOWN and coloured[divmod(index, GRID)])]
 
 
-def chip_offsets(prepared: PreparedBoard, features: CellFeatures, board: Board, config: VisionConfig) -> np.ndarray:
+def chip_offsets(prepared: PreparedBoard, features: CellFeatures, board: Board,
+                 config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) offsets (x, y, in cells) of the chips seen (``board`` in the rectified orientation)
-    from their cells' centres. Each chip's centre is the deepest point within half a cell of
-    where its disc was placed: its own centre lies inside that window, a neighbour's does not.
-    A window whose deepest point is shallower than a chip is no chip (art, a hand's edge)."""
+    from their cells' centres, and (N, 2) those centres (x, y, in cells from the grid's
+    corner). Each chip's centre is the deepest point within half a cell of where its disc was
+    placed: its own centre lies inside that window, a neighbour's does not. A window whose
+    deepest point is shallower than a chip is no chip (art, a hand's edge)."""
     chips = chip_cells(features, board, config)
     if len(chips) < config.shift_min_chips:
-        return np.zeros((0, 2), np.float32)
+        return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
     depth = chip_depth(prepared, config)
     cell = prepared.cell_px
-    offsets = []
+    offsets, centres = [], []
     for row, col in chips:
         disc_y, disc_x = features.centre_yx[row, col]
         top, left = max(0, disc_y - cell // 2), max(0, disc_x - cell // 2)
@@ -55,7 +59,8 @@ def chip_offsets(prepared: PreparedBoard, features: CellFeatures, board: Board, 
         y, x = np.unravel_index(int(window.argmax()), window.shape)
         if window[y, x] >= config.shift_min_chip_radius * cell:
             offsets.append(((left + x + 0.5) / cell - col - 0.5, (top + y + 0.5) / cell - row - 0.5))
-    return np.array(offsets, np.float32).reshape(-1, 2)
+            centres.append((col + 0.5, row + 0.5))
+    return np.array(offsets, np.float32).reshape(-1, 2), np.array(centres, np.float32).reshape(-1, 2)
 
 
 def grid_shift(offsets: np.ndarray, config: VisionConfig) -> tuple[float, float] | None:
@@ -75,10 +80,39 @@ def grid_shift(offsets: np.ndarray, config: VisionConfig) -> tuple[float, float]
     return float(shift[0]), float(shift[1])
 
 
-def keeps_shift(before: Board, after: Board, shift: tuple[float, float], config: VisionConfig) -> bool:
+def grid_stretch(offsets: np.ndarray, centres: np.ndarray, config: VisionConfig) -> np.ndarray | None:
+    """For chips whose offsets drift across the board (a grid a little too small, too large or
+    skewed: its far side a third of a cell off, its near side not), the (3, 2) affine map from
+    (1, x - 5, y - 5) of a point of the grid (cells) to how far it must move (x, y, cells);
+    None when the chips do not agree on one (``shift_agreement``, ``shift_min_agreeing``),
+    span too little of the board to tell (``stretch_min_span`` cells each way), or ask for
+    less than ``shift_min_cells`` or more than ``stretch_max_cells`` anywhere on the grid."""
+    if len(offsets) < config.stretch_min_chips or np.ptp(centres, axis=0).min() < config.stretch_min_span:
+        return None
+    design = np.column_stack([np.ones(len(centres)), centres - GRID / 2])
+    agreeing = np.ones(len(offsets), bool)
+    for _ in range(3):  # refit on the chips that agree with the fit before
+        coefficients = np.linalg.lstsq(design[agreeing], offsets[agreeing], rcond=None)[0]
+        agreeing = np.abs(design @ coefficients - offsets).max(axis=1) <= config.shift_agreement
+        if agreeing.sum() < config.stretch_min_chips:
+            return None
+    largest = stretch_reach(coefficients)
+    if agreeing.mean() < config.shift_min_agreeing or not config.shift_min_cells <= largest <= config.stretch_max_cells:
+        return None
+    return coefficients
+
+
+def stretch_reach(coefficients: np.ndarray) -> float:
+    """How far (cells) the affine move of ``grid_stretch`` takes the grid's furthest point: a corner."""
+    corners = np.array([[1.0, dx, dy] for dx in (-GRID / 2, GRID / 2) for dy in (-GRID / 2, GRID / 2)])
+    return float(np.abs(corners @ coefficients).max())
+
+
+def keeps_shift(before: Board, after: Board, largest_move: float, config: VisionConfig) -> bool:
     """Whether the reading on the moved grid (``after``) replaces the first: it must leave
-    fewer cells '?', or as few when the move is too large to be the chips' parallax (on a
-    tilted photo, the chips' tops stand off their cards by up to a fifth of a cell)."""
+    fewer cells '?', or as few when the move (``largest_move`` cells, where the grid moved
+    most) is too large to be the chips' parallax (on a tilted photo, the chips' tops stand
+    off their cards by up to a fifth of a cell)."""
     unknown_before, unknown_after = before.cells.count(UNKNOWN), after.cells.count(UNKNOWN)
     return unknown_after < unknown_before or (unknown_after == unknown_before
-                                              and max(abs(shift[0]), abs(shift[1])) >= config.shift_beyond_parallax)
+                                              and largest_move >= config.shift_beyond_parallax)

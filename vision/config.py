@@ -160,6 +160,9 @@ class VisionConfig:
     shift_min_cells: float = 0.15  # the chips' common offset from which the grid is moved
     shift_agreement: float = 0.15  # a chip this near the common offset (cells) agrees with it
     shift_min_agreeing: float = 0.5  # the share of the chips that must agree
+    stretch_min_chips: int = 8  # chips whose offsets drift across the board move the grid point by point ...
+    stretch_min_span: float = 4.0  # ... when they span this many cells each way ...
+    stretch_max_cells: float = 0.6  # ... and no point of the grid need move further than this
     shift_beyond_parallax: float = 0.25  # a move this large is kept even if it leaves as many '?'
 
     # reading against a calibration's empty board

@@ -20,7 +20,7 @@ import numpy as np
 
 from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CHIP_SUPPLY, teams_for
-from vision.chip_grid import chip_offsets, grid_shift, keeps_shift
+from vision.chip_grid import chip_offsets, grid_shift, grid_stretch, keeps_shift, stretch_reach
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
@@ -31,7 +31,8 @@ from vision.orient import (Orientation, find_orientation, foreign_to_card, ink_r
                            twin_art, twin_doubts)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
-from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, shifted_lattice, warp_board
+from vision.warp import (GRID, lattice_from_corners, outer_corners, rotate_lattice, shifted_lattice, stretched_lattice,
+                         warp_board)
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
 
@@ -295,12 +296,15 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
     board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
     timer.lap("warp")
     prepared, features, reading = read_rectified(board_bgr, teams, config)
-    shift = grid_shift(chip_offsets(prepared, features, reading, config), config)
-    if shift is not None:
-        moved = shifted_lattice(lattice, shift)
+    offsets, centres = chip_offsets(prepared, features, reading, config)
+    shift = grid_shift(offsets, config)
+    stretch = grid_stretch(offsets, centres, config) if shift is None else None
+    if shift is not None or stretch is not None:
+        moved = shifted_lattice(lattice, shift) if shift is not None else stretched_lattice(lattice, stretch)
         moved_bgr = rectified_board(image_bgr, moved, config.cell_px)
         moved_reading = read_rectified(moved_bgr, teams, config)
-        if keeps_shift(reading, moved_reading[2], shift, config):
+        largest_move = max(abs(shift[0]), abs(shift[1])) if shift is not None else stretch_reach(stretch)
+        if keeps_shift(reading, moved_reading[2], largest_move, config):
             lattice, board_bgr, (prepared, features, reading) = moved, moved_bgr, moved_reading
     matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
     if matched is not None:

@@ -54,6 +54,20 @@ def shifted_lattice(lattice_xy: np.ndarray, shift_xy: tuple[float, float]) -> np
     return lattice_points(lattice_xy, steps + shift_xy[0], steps + shift_xy[1]).astype(np.float32)
 
 
+def stretched_lattice(lattice_xy: np.ndarray, move: np.ndarray) -> np.ndarray:
+    """The lattice with each crossing (x, y) moved by (1, x - 5, y - 5) @ ``move`` cells
+    along its columns and rows (``chip_grid.grid_stretch``), following its bends."""
+    rows, cols = np.mgrid[0 : GRID + 1, 0 : GRID + 1].astype(np.float32)
+    moved = np.stack([np.ones_like(cols), cols - GRID / 2, rows - GRID / 2], axis=-1) @ move.astype(np.float32)
+    wanted_cols, wanted_rows = cols + moved[..., 0], rows + moved[..., 1]
+    col_cell = np.clip(np.floor(wanted_cols).astype(np.int32), 0, GRID - 1)
+    row_cell = np.clip(np.floor(wanted_rows).astype(np.int32), 0, GRID - 1)
+    col_frac, row_frac = (wanted_cols - col_cell)[..., None], (wanted_rows - row_cell)[..., None]
+    top = lattice_xy[row_cell, col_cell] * (1 - col_frac) + lattice_xy[row_cell, col_cell + 1] * col_frac
+    bottom = lattice_xy[row_cell + 1, col_cell] * (1 - col_frac) + lattice_xy[row_cell + 1, col_cell + 1] * col_frac
+    return (top * (1 - row_frac) + bottom * row_frac).astype(np.float32)
+
+
 def warp_maps(lattice_xy: np.ndarray, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
     """cv2.remap maps: for every pixel of the square board image, where to read the photo."""
     u = (np.arange(GRID * cell_px, dtype=np.float32) + 0.5) / cell_px  # grid units, cell centres at .5
