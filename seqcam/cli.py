@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from referee.cells import Cell, parse_cell
@@ -211,7 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        return run_command(build_parser().parse_args(argv))
+    except BrokenPipeError:
+        # whoever read the output stopped (`seqcam analyze | head`): stop quietly; a record
+        # file was written line by line, and Python must not fail again flushing stdout on exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def run_command(args: argparse.Namespace) -> int:
     if args.command == "judge":
         from seqcam.judge_command import run_judge
 

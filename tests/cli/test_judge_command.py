@@ -76,3 +76,13 @@ def test_console_script_reads_standard_input():
     verdict = json.loads(result.stdout)
     assert verdict["sequences"] == {"B": 1, "G": 0, "R": 0}
     assert verdict["winner"] == ["B"]
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    # `seqcam judge | head -c 1`: the pipe is closed before seqcam writes to it
+    process = subprocess.Popen([sys.executable, "-m", "seqcam", "judge"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.close()
+    _, errors = process.communicate(timeout=60)
+    assert process.returncode == 1
+    assert b"Traceback" not in errors and b"Exception ignored" not in errors
