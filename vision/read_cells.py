@@ -62,10 +62,19 @@ class PreparedBoard:
 
 
 def white_balanced_lab(board_bgr: np.ndarray) -> np.ndarray:
-    """Float Lab (L 0-100, a and b signed) after scaling the paper white to neutral."""
+    """Float Lab (L 0-100, a and b signed) after scaling the paper white to neutral: the paper
+    is the brightest quarter of pixels or, where that quarter holds a clearly more colourful
+    half (a light coloured ground between small cards, as bright as they are), the other half."""
     blue, green, red = cv2.split(board_bgr)
     brightness = cv2.max(cv2.max(blue, green), red)
-    paper = (brightness >= np.percentile(brightness[::3, ::3], 75)).astype(np.uint8)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    bright = brightness >= np.percentile(brightness[::3, ::3], 75)
+    colourfulness = (brightness.astype(np.float32) - darkest) / np.maximum(brightness, 1)
+    paper = bright & (colourfulness <= np.median(colourfulness[bright]))
+    colourful = bright & ~paper
+    if not colourful.any() or np.median(colourfulness[colourful]) - np.median(colourfulness[paper]) < 0.2:
+        paper = bright  # one colour of paper (under a colour cast too): all of it
+    paper = paper.astype(np.uint8)
     gains = np.array(cv2.mean(board_bgr, mask=paper)[:3], np.float32)
     balanced = cv2.multiply(board_bgr, tuple(float(g) for g in 235.0 / np.maximum(gains, 1.0)) + (0.0,),
                             dtype=cv2.CV_8U)

@@ -7,7 +7,7 @@ from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES, PATCH_SIDE
 from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap, prepare,
-                               read_cells)
+                               read_cells, white_balanced_lab)
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -35,6 +35,15 @@ def test_small_cards_on_a_coloured_ground_are_read_against_their_own_paper():
         paper = prepared.paper_lab.reshape(-1, 3)
         assert np.all(paper[:, 0] > 85) and np.all(np.hypot(paper[:, 1], paper[:, 2]) < 5)
         assert read_cells(prepared, ("B", "G", "R"), CONFIG) == Board.from_rows(GRID)
+
+
+def test_a_bright_coloured_ground_does_not_tint_the_white_balance():
+    # an orange ground between small cards is as bright as their paper: balanced on both, the
+    # cards turned blue, and so did a hand over them
+    image = drawn_board(GRID, ground=(70, 215, 245), inset=4)
+    lab = white_balanced_lab(image)
+    card_paper = lab[CELL - 9 :: CELL, CELL // 2 - 4 :: CELL]  # low on each card, left of its bottom pip
+    assert np.median(np.hypot(card_paper[..., 1], card_paper[..., 2])) < 2
 
 
 def test_red_chips_in_a_two_team_game_are_not_given_a_team():
