@@ -93,11 +93,7 @@ def revolve(canvas, occ, gloss, cam, base, profile, colfn, light, amb, ks=0.3, p
         zb_ = profile[0][0] + min(8.0, zt * 0.15)
         inner_b = base[None] + profile[0][1] * 0.95 * radial + zb_ * EZ
         pib, _ = cam.canvas(inner_b)
-        mb = np.zeros((box[3] - box[1], box[2] - box[0]), np.float32)
-        fill_poly(mb, pib - [box[0], box[1]], 1.0)
-        mt0 = np.zeros_like(mb)
-        fill_poly(mt0, top - [box[0], box[1]], 1.0)
-        mb = np.minimum(mb, mt0)
+        mb = inside_rim(pib, top, box)
         reg0 = canvas[box[1]:box[3], box[0]:box[2]]
         reg0 *= 1 - mb[..., None] * 0.45
         # inner wall shading: far half brighter (lit), near half dark
@@ -106,11 +102,7 @@ def revolve(canvas, occ, gloss, cam, base, profile, colfn, light, amb, ks=0.3, p
             rl = np.interp(lvl, [p[0] for p in profile], [p[1] for p in profile]) * 0.97
             liq = base[None] + rl * radial + lvl * EZ
             pl, _ = cam.canvas(liq)
-            m = np.zeros((box[3] - box[1], box[2] - box[0]), np.float32)
-            fill_poly(m, pl - [box[0], box[1]], 1.0)
-            mt = np.zeros_like(m)
-            fill_poly(mt, top - [box[0], box[1]], 1.0)
-            m = np.minimum(m, mt)
+            m = inside_rim(pl, top, box)
             reg = canvas[box[1]:box[3], box[0]:box[2]]
             reg *= 1 - m[..., None]
             reg += m[..., None] * open_top['fill'][None, None]
@@ -126,6 +118,15 @@ def revolve(canvas, occ, gloss, cam, base, profile, colfn, light, amb, ks=0.3, p
         g = gloss[box[1]:box[3], box[0]:box[2]]
         g *= (1 - m)
     return np.vstack(rings), box, hull
+
+
+def inside_rim(poly, top, box):
+    """Mask (in box) of polygon `poly` clipped to the open top's rim polygon `top`."""
+    m = np.zeros((box[3] - box[1], box[2] - box[0]), np.float32)
+    fill_poly(m, poly - [box[0], box[1]], 1.0)
+    rim = np.zeros_like(m)
+    fill_poly(rim, top - [box[0], box[1]], 1.0)
+    return np.minimum(m, rim)
 
 
 def revolve_box(cam, base, profile):
