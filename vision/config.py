@@ -47,6 +47,9 @@ class VisionConfig:
     max_unaligned: int = 3  # at most this many proposals tried without aligning
     max_own_lattice: int = 8  # at most this many proposals have their own lines followed, as they lie
     max_opened_paper: int = 3  # at most this many proposals round the paper opened wide (check_share)
+    max_colour_regions: int = 6  # at most this many proposals round regions of one colour
+    region_colours: int = 8  # the photo's colours are clustered into this many regions
+    min_region_fill: float = 0.05  # a region of one colour fills this share of its hull (a border: little)
     max_moved_to_cells: int = 3  # at most this many ruled-out fits along a border moved onto the cells
     place_cell_px: int = 16  # cell size of the rectification the 10 x 10 cells are placed on
     place_pad_cells: float = 3.0

@@ -44,7 +44,7 @@ from vision.errors import BoardCutOff
 from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, PlaceSettings, Pyramid, Refinement, align,
                                    apply_homography, centre_step, evidence, extent_shift, grid_homography,
                                    periodicity, place, refine)
-from vision.locate_propose import distinct, opened_paper_quads, propose_quads, white_gains
+from vision.locate_propose import colour_region_quads, distinct, opened_paper_quads, propose_quads, white_gains
 from vision.locate_verdict import default_verdict, verdict_features
 from vision.warp import outer_corners
 
@@ -274,6 +274,11 @@ def paper_proposals(small_pyramid: Pyramid, gains: np.ndarray, config: VisionCon
                           min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill,
                           max_count=config.max_proposals)
     quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]
+    return most_periodic_first(quads, small_pyramid, config)
+
+
+def most_periodic_first(quads: list[np.ndarray], small_pyramid: Pyramid, config: VisionConfig) -> list[np.ndarray]:
+    """``quads`` (small copy's pixels) ordered by how periodic the photo is inside each."""
     looks = [periodicity(small_pyramid, grid_homography(quad), config.align_cell_px, config.align_pad_cells,
                          config.align_pitch_range, config.align_max_skew) for quad in quads]
     return [quads[index] for index in np.argsort(looks)[::-1]]
@@ -309,6 +314,16 @@ def checked_cloth_proposals(small_pyramid: Pyramid, config: VisionConfig) -> lis
     return [(quad + 0.5) * to_small - 0.5 for quad in quads]
 
 
+def colour_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
+    """Quadrilaterals round regions of one colour (``colour_region_quads``) in the small copy's
+    pixels, the most periodic first, but for those already ``known``."""
+    proposing, to_small = proposal_copy(small_pyramid, config)
+    quads = colour_region_quads(proposing, colours=config.region_colours, min_area_share=config.min_proposal_share,
+                                min_fill=config.min_region_fill)
+    quads = distinct([(quad + 0.5) * to_small - 0.5 for quad in quads], known, 0.01 * max(small_pyramid.shape[:2]))
+    return most_periodic_first(quads, small_pyramid, config)
+
+
 def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:
     """The grid fitted near each of the most periodic proposals, most periodic first, then the
     proposals' own lattices where aligning strayed far from them; without ``judge`` the verdict
@@ -333,6 +348,9 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # then the paper under another white balance: the brightest pixels may be a lit table, not the cards
     for quad in grey_paper_proposals(small_pyramid, quads, config)[: config.max_fitted]:
+        yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
+    # then round regions of one colour: a border on a textured table, a board covered in chips
+    for quad in colour_proposals(small_pyramid, quads, config)[: config.max_colour_regions]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # last (a fit found as it was comes first): the ruled-out fits moved onto the cells
     for fit in ruled_out[: config.max_moved_to_cells]:

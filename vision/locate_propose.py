@@ -13,7 +13,11 @@ brightest pixels:
 Outlines closed by edges (the board's edge against the table) are taken too, on a larger
 copy: they show where chips cover the cards or a shadow darkens part of the paper.
 
-Each blob or outline gives the quadrilateral that hugs it best. It may be the grid (a
+Last come regions of one colour (the photo's colours clustered): a board's coloured border
+is one, where a wooden or checked table's texture breaks every outline of edges and chips or
+shade hide the paper.
+
+Each blob, outline or region gives the quadrilateral that hugs it best. It may be the grid (a
 coloured border round it), the whole board (a white border), or more; the lattice stage
 decides.
 Points are (x, y) float32 arrays in the small copy's pixels.
@@ -259,6 +263,26 @@ def distinct(quads: list[np.ndarray], known: list[np.ndarray], tolerance: float)
                for other in known + unique):
             unique.append(quad)
     return unique
+
+
+def colour_region_quads(image_bgr: np.ndarray, *, colours: int, min_area_share: float, min_fill: float
+                        ) -> list[np.ndarray]:
+    """Quadrilaterals round regions of one colour, the largest first: a board's coloured
+    border (and the ground between its cards) is one region, on a wooden or checked table
+    whose texture breaks every outline of edges, and round a board so full of chips, or so
+    shaded, that little of its paper shows. The colours are the photo's own, clustered in Lab."""
+    height, width = image_bgr.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(image_bgr, (5, 5), 0), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    cv2.setRNGSeed(1)  # the same clusters for the same photo
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    _, _, centres = cv2.kmeans(lab[::7], colours, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    nearest = ((lab[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1).reshape(height, width)
+    speck = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    found = []
+    for colour in range(colours):
+        region = cv2.morphologyEx((nearest == colour).astype(np.uint8) * 255, cv2.MORPH_OPEN, speck)
+        found += group_quads(region, 3, min_area_share * height * width, min_fill)
+    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
 
 
 def opened_paper_quads(image_bgr: np.ndarray, *, level: float, max_chroma: float, top_share: float, reach: float,

@@ -15,9 +15,9 @@ from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.locate import (GridFit, cut_off_message, fitted_candidates, grey_paper_proposals, locate_grid,
                            place_settings, worth_following)
-from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, grid_homography, has_blank_cell,
-                                   place_axis)
-from vision.locate_propose import outline_quads, paper_and_ink, white_gains
+from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, evidence, grid_homography,
+                                   has_blank_cell, place_axis)
+from vision.locate_propose import colour_region_quads, outline_quads, paper_and_ink, white_gains
 from vision.pipeline import analyze_image, turned
 from vision.render import RenderConfig, render
 from vision.render.video import VideoSettings, render_video, video_seed
@@ -117,6 +117,60 @@ def test_a_crowded_board_is_proposed_by_its_outline():
     quads = outline_quads(photo, 0.05 * photo.shape[0] * photo.shape[1])
     assert any(np.linalg.norm(np.roll(quad[::way], k, axis=0) - outline, axis=1).max() < 4.0
                for _, quad in quads for way in (1, -1) for k in range(4))
+
+
+def crowded_board_on_a_checked_cloth() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A board with a chip on every card, on a lilac and white checked cloth, an arm reaching
+    in across its border: little paper shows, and the cloth's squares and the arm break every
+    outline of edges round the board. Returns the photo, the board's outline and the grid's
+    outer corners."""
+    board = drawn_board(np.random.default_rng(3))
+    for r in range(10):
+        for c in range(10):
+            if r in (0, 9) and c in (0, 9):
+                continue
+            colour = [(160, 60, 20), (40, 40, 200)][(r + c) % 2]
+            cv2.circle(board, (MARGIN + c * CELL + CELL // 2, MARGIN + r * CELL + CELL // 2), int(0.42 * CELL),
+                       colour, -1, cv2.LINE_AA)
+    outline = np.float32([[150, 70], [560, 110], [530, 520], [120, 480]])
+    photo, grid_corners = photo_of(board, outline, (720, 600))
+    y, x = np.mgrid[:600, :720]
+    cloth = np.where(((x // 12 + y // 12) % 2 == 0)[..., None], np.uint8([235, 235, 240]), np.uint8([190, 150, 170]))
+    on_board = np.zeros(photo.shape[:2], np.uint8)
+    cv2.fillConvexPoly(on_board, np.int32(np.round(outline)), 1)
+    photo = np.where(on_board[..., None] > 0, photo, cloth)
+    cv2.line(photo, (700, 300), (420, 330), (120, 160, 215), 40, cv2.LINE_AA)
+    return np.ascontiguousarray(photo), outline, grid_corners
+
+
+def test_a_crowded_board_on_a_checked_cloth_is_proposed_by_its_border_colour():
+    photo, outline, grid_corners = crowded_board_on_a_checked_cloth()
+
+    def nearest(quads: list[np.ndarray]) -> float:
+        return min((float(np.linalg.norm(np.roll(quad[::way], k, axis=0) - outline, axis=1).max())
+                    for quad in quads for way in (1, -1) for k in range(4)), default=np.inf)
+
+    assert nearest([quad for _, quad in outline_quads(photo, 0.05 * photo.shape[0] * photo.shape[1])]) > 20
+    by_colour = colour_region_quads(photo, colours=CONFIG.region_colours, min_area_share=CONFIG.min_proposal_share,
+                                    min_fill=CONFIG.min_region_fill)
+    assert nearest(by_colour) < 4.0
+    fit = locate_grid(photo, CONFIG)
+    assert fit is not None and corner_error_cells(fit.corners_xy, grid_corners) < 0.25
+
+
+def test_faint_cards_under_a_glare_spot_still_hold_ink():
+    """The paper's tone is taken about each cell: a glare spot on part of the board is far
+    lighter than the paper elsewhere, against which faint ink looked like blank cards and the
+    board was ruled out (independent renderer a, seed 7, photo 32)."""
+    board = drawn_board(np.random.default_rng(5))
+    board = cv2.addWeighted(board, 0.5, np.full_like(board, 240), 0.5, 0)  # faint print
+    photo, grid_corners = photo_of(board, np.float32([[210, 90], [690, 120], [740, 560], [170, 520]]), (960, 640))
+    y, x = np.mgrid[:640, :960]
+    spot = 200 * np.exp(-((x - 330) ** 2 + (y - 220) ** 2) / (2 * 90.0**2))
+    lit = np.clip(photo.astype(np.float32) * 0.55 + spot[..., None], 0, 255).astype(np.uint8)
+    seen = evidence(Pyramid(cv2.cvtColor(lit, cv2.COLOR_BGR2GRAY)), grid_homography(grid_corners),
+                    CONFIG.evidence_cell_px, CONFIG.busy_quantile)
+    assert seen.content >= CONFIG.min_content
 
 
 def test_cards_in_shade_beside_a_lit_wooden_table_are_paper_under_the_grey_white_balance():
