@@ -24,7 +24,7 @@ from vision.locate import fitted_candidates
 from vision.locate_verdict import VERDICT_PATH, BoardVerdict, fit_verdict
 from vision.warp import GRID, outer_corners
 
-TRAIN_SEED = 5151  # never the bench's seed
+TRAIN_SEED = 3131  # never the bench's seed, nor a dev seed (4242, 5151, 6161)
 GOOD_FIT_CELLS = 1 / 3
 FITS_PER_PHOTO = 6
 

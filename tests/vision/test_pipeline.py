@@ -95,12 +95,13 @@ def beside_another_game() -> tuple[np.ndarray, dict]:
 
 
 def test_a_grid_the_locator_was_unsure_of_is_no_board_when_the_cards_ink_shows_no_layout(beside_another_game):
-    """Without the proposals' own lines followed, the likeliest fit is the other game's board
-    (score about 0.9, here below a sure board's), and its squares read clearly as chips and
-    blank cards."""
+    """Without the proposals' own lines followed, nor regions of one colour, the likeliest fit
+    is the other game's board (score about 0.9, here below a sure board's), and its squares
+    read clearly as chips and blank cards."""
     image, label = beside_another_game
     with pytest.raises(BoardUnreadable):
-        analyze_image(image, label["teams"], replace(CONFIG, max_own_lattice=0, sure_board_probability=0.95))
+        analyze_image(image, label["teams"],
+                      replace(CONFIG, max_own_lattice=0, max_colour_regions=0, sure_board_probability=0.95))
 
 
 def test_the_real_board_beside_another_games_board_is_read(beside_another_game):
