@@ -49,11 +49,12 @@ class Orientation:
     votes: int  # cards that voted
 
 
-def ink_redness(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, covered: np.ndarray | None = None) -> np.ndarray:
+def ink_redness(lab: np.ndarray, not_paper: np.ndarray, cell_px: int, covered: np.ndarray | None = None,
+                edge_band: float = INK_EDGE_BAND) -> np.ndarray:
     """Per cell, how red its ink is: the mean red-green coordinate (a*) of its ink pixels
-    away from the cell's edge (``INK_EDGE_BAND``), NaN where a cell shows no ink.
+    away from the cell's edge (``edge_band`` of the cell), NaN where a cell shows no ink.
     ``covered`` (H, W) marks pixels to ignore (chips), leaving a covered card its corners."""
-    band = int(round(INK_EDGE_BAND * cell_px))
+    band = int(round(edge_band * cell_px))
     inside = np.zeros((cell_px, cell_px), bool)
     inside[band : cell_px - band, band : cell_px - band] = True
     ink = (not_paper > 0) & np.tile(inside, (GRID, GRID))

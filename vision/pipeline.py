@@ -27,8 +27,8 @@ from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import Candidate, GridFit, cut_off_sides, fit_near, located_fits
 from vision.locate_reference import locate_by_reference
-from vision.orient import (Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink, register_lead,
-                           twin_art, twin_doubts)
+from vision.orient import (INK_EDGE_BAND, Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink,
+                           register_lead, twin_art, twin_doubts)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
 from vision.warp import (GRID, lattice_from_corners, outer_corners, rotate_lattice, shifted_lattice, stretched_lattice,
@@ -109,7 +109,9 @@ def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,
             y, x = features.centre_yx[divmod(index, GRID)]
             cv2.circle(covered, (int(x), int(y)), radius, 1, -1)
     chips = covered.astype(bool)
-    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
+    # a small card's own frame, as red on every card, lies in the band where the ground shows
+    edge_band = config.ground_band if prepared.small_cards else INK_EDGE_BAND
+    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, chips, edge_band)
     pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
     return redness, voting, pictures

@@ -59,6 +59,7 @@ class PreparedBoard:
     not_paper: np.ndarray  # (H, W) float32, 1 where the pixel differs from the paper
     cell_px: int
     paper_lab: np.ndarray  # (10, 10, 3) each cell's local paper colour, which ``lab`` was normalised to
+    small_cards: bool = False  # the cards sit inside their cells on a coloured ground (``local_paper``)
 
 
 def white_balanced_lab(board_bgr: np.ndarray) -> np.ndarray:
@@ -174,7 +175,7 @@ def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
         ground = paper_distance(normalised_to_paper(balanced, ground_lab)) <= config.paper_distance
         not_paper &= ~(ground & np.tile(ground_band(cell_px, config), (GRID, GRID)))
     return PreparedBoard(lab, fill_small_holes(not_paper.astype(np.uint8), config.highlight_max_area * cell_px**2),
-                         cell_px, paper_lab)
+                         cell_px, paper_lab, small_cards=ground_lab is not None)
 
 
 def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:

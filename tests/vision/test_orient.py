@@ -6,7 +6,8 @@ from referee.board import Board
 from referee.cells import LAYOUT, cells_of
 from vision.orient import (PRINTED_FACE, PRINTED_RED, find_orientation, foreign_to_card, ink_redness, picture_ink,
                           twin_art, twin_doubts)
-from vision.read_cells import prepare
+from vision.pipeline import card_ink
+from vision.read_cells import PreparedBoard, measure_cells, prepare
 from vision.config import VisionConfig
 from tests.vision.synthetic import CELL, drawn_board
 
@@ -33,6 +34,26 @@ def test_the_coloured_ground_round_small_cards_is_no_ink(ground):
     band = np.zeros((CELL, CELL), bool)
     band[-4:, :] = band[:, -4:] = True  # ground below and right of each card (the index ink reaches the left)
     assert prepared.not_paper[np.tile(band, (10, 10))].mean() < 0.02
+
+
+@pytest.mark.parametrize("small_cards, frame_counts", [(True, False), (False, True)])
+def test_a_small_cards_red_frame_is_not_its_suit_ink(small_cards, frame_counts):
+    """Small cards on a coloured ground may be framed in red: read up to the usual band from
+    the cell's edge, every card's ink was mostly the frame, as red at every turn (independent
+    renderer b, seed 10, photo 41 was read turned). On such a board the suit ink is read
+    inside the band where the ground shows."""
+    lab = np.zeros((10 * CELL, 10 * CELL, 3), np.float32)
+    lab[..., 0] = 92.0
+    not_paper = np.zeros(lab.shape[:2], np.float32)
+    frame = np.zeros((CELL, CELL), bool)
+    frame[5:-5, 5:-5] = True
+    frame[8:-8, 8:-8] = False  # a red frame between 0.12 and 0.2 of the cell from its edge
+    not_paper[np.tile(frame, (10, 10))] = 1
+    lab[np.tile(frame, (10, 10)), 1] = 40.0
+    not_paper[CELL // 2 - 2 : CELL // 2 + 2, CELL // 2 - 2 : CELL // 2 + 2] = 1  # cell (0, 0): a black pip
+    prepared = PreparedBoard(lab, not_paper, CELL, np.full((10, 10, 3), (92.0, 0.0, 0.0), np.float32), small_cards)
+    redness, _, _ = card_ink(prepared, Board.from_rows(EMPTY_GRID), measure_cells(prepared, CONFIG), CONFIG)
+    assert (redness[0, 0] > 20) == frame_counts
 
 
 def test_suit_colour_is_read_inside_the_card_not_on_the_dark_lines_between_cards():
