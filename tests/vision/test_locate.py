@@ -103,20 +103,31 @@ def test_a_drawn_grid_is_found_exactly():
     assert np.abs(flat - lattice.reshape(-1, 2)).max() < 0.1 * cell_px
 
 
-def test_a_crowded_board_is_proposed_by_its_outline():
+CROWDED_OUTLINE = np.float32([[150, 70], [560, 110], [530, 520], [120, 480]])
+
+
+def board_full_of_chips(colours: tuple[tuple[int, int, int], tuple[int, int, int]]) -> np.ndarray:
+    """Late in a game: a chip on every card (the two ``colours`` in turn), hardly any paper shows."""
     board = drawn_board(np.random.default_rng(3))
-    for r in range(10):  # late in a game: a chip on every card, hardly any paper shows
+    for r in range(10):
         for c in range(10):
             if r in (0, 9) and c in (0, 9):
                 continue
-            colour = [(160, 60, 20), (40, 150, 40)][(r + c) % 2]
             cv2.circle(board, (MARGIN + c * CELL + CELL // 2, MARGIN + r * CELL + CELL // 2), int(0.42 * CELL),
-                       colour, -1, cv2.LINE_AA)
-    outline = np.float32([[150, 70], [560, 110], [530, 520], [120, 480]])
-    photo, _ = photo_of(board, outline, (720, 600))
+                       colours[(r + c) % 2], -1, cv2.LINE_AA)
+    return board
+
+
+def nearest_quad(quads: list[np.ndarray], outline: np.ndarray) -> float:
+    """The largest corner distance of the quad nearest ``outline``, in either order of corners."""
+    return min((float(np.linalg.norm(np.roll(quad[::way], k, axis=0) - outline, axis=1).max())
+                for quad in quads for way in (1, -1) for k in range(4)), default=np.inf)
+
+
+def test_a_crowded_board_is_proposed_by_its_outline():
+    photo, _ = photo_of(board_full_of_chips(((160, 60, 20), (40, 150, 40))), CROWDED_OUTLINE, (720, 600))
     quads = outline_quads(photo, 0.05 * photo.shape[0] * photo.shape[1])
-    assert any(np.linalg.norm(np.roll(quad[::way], k, axis=0) - outline, axis=1).max() < 4.0
-               for _, quad in quads for way in (1, -1) for k in range(4))
+    assert nearest_quad([quad for _, quad in quads], CROWDED_OUTLINE) < 4.0
 
 
 def crowded_board_on_a_checked_cloth() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -124,16 +135,8 @@ def crowded_board_on_a_checked_cloth() -> tuple[np.ndarray, np.ndarray, np.ndarr
     in across its border: little paper shows, and the cloth's squares and the arm break every
     outline of edges round the board. Returns the photo, the board's outline and the grid's
     outer corners."""
-    board = drawn_board(np.random.default_rng(3))
-    for r in range(10):
-        for c in range(10):
-            if r in (0, 9) and c in (0, 9):
-                continue
-            colour = [(160, 60, 20), (40, 40, 200)][(r + c) % 2]
-            cv2.circle(board, (MARGIN + c * CELL + CELL // 2, MARGIN + r * CELL + CELL // 2), int(0.42 * CELL),
-                       colour, -1, cv2.LINE_AA)
-    outline = np.float32([[150, 70], [560, 110], [530, 520], [120, 480]])
-    photo, grid_corners = photo_of(board, outline, (720, 600))
+    outline = CROWDED_OUTLINE
+    photo, grid_corners = photo_of(board_full_of_chips(((160, 60, 20), (40, 40, 200))), outline, (720, 600))
     y, x = np.mgrid[:600, :720]
     cloth = np.where(((x // 12 + y // 12) % 2 == 0)[..., None], np.uint8([235, 235, 240]), np.uint8([190, 150, 170]))
     on_board = np.zeros(photo.shape[:2], np.uint8)
@@ -145,15 +148,11 @@ def crowded_board_on_a_checked_cloth() -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def test_a_crowded_board_on_a_checked_cloth_is_proposed_by_its_border_colour():
     photo, outline, grid_corners = crowded_board_on_a_checked_cloth()
-
-    def nearest(quads: list[np.ndarray]) -> float:
-        return min((float(np.linalg.norm(np.roll(quad[::way], k, axis=0) - outline, axis=1).max())
-                    for quad in quads for way in (1, -1) for k in range(4)), default=np.inf)
-
-    assert nearest([quad for _, quad in outline_quads(photo, 0.05 * photo.shape[0] * photo.shape[1])]) > 20
+    by_edges = [quad for _, quad in outline_quads(photo, 0.05 * photo.shape[0] * photo.shape[1])]
+    assert nearest_quad(by_edges, outline) > 20
     by_colour = colour_region_quads(photo, colours=CONFIG.region_colours, min_area_share=CONFIG.min_proposal_share,
                                     min_fill=CONFIG.min_region_fill)
-    assert nearest(by_colour) < 4.0
+    assert nearest_quad(by_colour, outline) < 4.0
     fit = locate_grid(photo, CONFIG)
     assert fit is not None and corner_error_cells(fit.corners_xy, grid_corners) < 0.25
 
