@@ -733,7 +733,7 @@ def _visible_span(inside: np.ndarray) -> tuple[int, int] | None:
     return best
 
 
-def local_paper(cells: np.ndarray, floor: float = 0.5) -> np.ndarray:
+def paper_tone_per_cell(cells: np.ndarray, floor: float = 0.5) -> np.ndarray:
     """(rows, cols) the paper's tone about each cell of (rows, s, cols, s) grey cells: the
     median of its own and its neighbours' lightest tones (a chip or a hand may cover one
     cell), but at least ``floor`` of the whole grid's. A glare spot on part of the board
@@ -797,7 +797,7 @@ def evidence(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, busy_q
     near_r = np.abs(((np.arange(nr * s) + 0.5) / s + 0.5) % 1.0 - 0.5) < 0.1
     line_level = 0.5 * (float(grid[:, near].mean()) + float(grid[near_r, :].mean()))
     tones = rect[r0:r1, c0:c1].reshape(nr, s, nc, s)[:, inner[0] : inner[1], :, inner[0] : inner[1]]
-    paper = local_paper(rect[r0:r1, c0:c1].reshape(nr, s, nc, s))
+    paper = paper_tone_per_cell(rect[r0:r1, c0:c1].reshape(nr, s, nc, s))
     content = float((tones.std(axis=(1, 3)) / paper >= 0.08).mean())
     # a card's rim is paper all round (a chip or the art sits inside it); a chessboard's dark
     # squares, a game's coloured squares are not
