@@ -18,11 +18,11 @@ import numpy as np
 from tqdm import tqdm
 
 from seqcam.bench_vision import RIGHT_FIT_CELLS
-from seqcam.train_locator import corner_error_cells
+from seqcam.train_locator import corner_error_cells, quad_error_cells
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.image_io import read_image_file
-from vision.locate import locate_grid
+from vision.locate import every_proposal, fitted_candidates, locate_grid
 
 PRECISE_FIT_CELLS = 0.25  # ... within a quarter of a cell: every cell is read on its own card
 
@@ -54,8 +54,28 @@ class LocateTally:
                 f"{self.false_found:>3}/{self.no_board:<3} {median:>9.0f} {mean:>7.0f}")
 
 
-def tally_folder(directory: Path, config: VisionConfig) -> LocateTally:
-    """Locates every photo of a rendered folder (``seqcam render``) and counts the outcomes."""
+CLOSE_PROPOSAL_CELLS = 1.0  # a proposal this near the grid is one fitting should pull onto it
+
+
+def why_missed(image_bgr: np.ndarray, truth_xy: np.ndarray, config: VisionConfig) -> str:
+    """Why a board was not located: the nearest proposal and the nearest fit to the true grid
+    (corner error in cells) and what that says: no proposal came near it, fitting lost a close
+    one, or the verdict turned a right fit down."""
+    proposal = min((quad_error_cells(quad, truth_xy) for quad in every_proposal(image_bgr, config)), default=np.inf)
+    fits = [(corner_error_cells(fit.lattice_xy, truth_xy), fit.score) for fit in fitted_candidates(image_bgr, config)]
+    fit, score = min(fits, default=(np.inf, 0.0))
+    if fit < RIGHT_FIT_CELLS:
+        reason = "the verdict turned a right fit down"
+    elif proposal < CLOSE_PROPOSAL_CELLS:
+        reason = "fitting lost a close proposal"
+    else:
+        reason = "no proposal came near it"
+    return f"nearest proposal {proposal:.2f} cells off, nearest fit {fit:.2f} (verdict {score:.2f}): {reason}"
+
+
+def tally_folder(directory: Path, config: VisionConfig, explain: bool = False) -> LocateTally:
+    """Locates every photo of a rendered folder (``seqcam render``) and counts the outcomes;
+    with ``explain``, says why each board was not located right (``why_missed``)."""
     tally = LocateTally()
     paths = sorted(directory.glob("photo_*.jpg")) + sorted(directory.glob("noboard_*.jpg"))
     for path in tqdm(paths, unit="photo", desc=directory.name):
@@ -74,24 +94,26 @@ def tally_folder(directory: Path, config: VisionConfig) -> LocateTally:
             tally.false_found += fit is not None
             continue
         tally.boards += 1
-        if fit is not None:
-            truth = np.array(label["corners_px"], np.float32) / decoded.scale
-            error = corner_error_cells(fit.lattice_xy, truth)
-            right = error < RIGHT_FIT_CELLS
-            tally.located += right
-            tally.precise += error < PRECISE_FIT_CELLS
-            tally.wrong += not right
+        truth = np.array(label["corners_px"], np.float32) / decoded.scale
+        error = np.inf if fit is None else corner_error_cells(fit.lattice_xy, truth)
+        right = error < RIGHT_FIT_CELLS
+        tally.located += right
+        tally.precise += error < PRECISE_FIT_CELLS
+        tally.wrong += fit is not None and not right
+        if explain and not right:
+            found = "not found" if fit is None else f"a grid {error:.2f} cells off"
+            tqdm.write(f"{directory.name}/{path.name}: {found}; {why_missed(decoded.image_bgr, truth, config)}")
     return tally
 
 
-def run_bench_locate(folders: list[str]) -> int:
+def run_bench_locate(folders: list[str], explain: bool = False) -> int:
     cv2.setNumThreads(1)
     config = VisionConfig()
     missing = [folder for folder in folders if not Path(folder).is_dir()]
     if missing:
         print(f"No such folder: {', '.join(missing)}. Make one with: seqcam render DIR --n 300 --no-board 30 --seed S")
         return 2
-    tallies = {folder: tally_folder(Path(folder), config) for folder in folders}
+    tallies = {folder: tally_folder(Path(folder), config, explain) for folder in folders}
     total = LocateTally()
     for tally in tallies.values():
         total.add(tally)

@@ -176,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
         "'found'. Judge a locating change on three or more folders: one set's few boards either way are noise.",
     )
     bench_locate.add_argument("folders", nargs="+", metavar="DIR", help="folders made by seqcam render")
+    bench_locate.add_argument("--explain", action="store_true",
+                              help="say why each board was not located: no proposal came near it, fitting lost "
+                              "a close one, or the verdict turned a right fit down")
     bench_compare = commands.add_parser(
         "bench-compare",
         help="compare two readings of the same rendered sets (seqcam bench CSVs), photo by photo",
@@ -257,7 +260,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "bench-locate":
         from seqcam.bench_locate import run_bench_locate
 
-        return run_bench_locate(args.folders)
+        return run_bench_locate(args.folders, args.explain)
     if args.command == "bench-compare":
         from seqcam.bench_compare import run_bench_compare
 

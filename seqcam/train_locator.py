@@ -40,7 +40,11 @@ class PhotoFits:
 def corner_error_cells(lattice_xy: np.ndarray, truth_xy: np.ndarray) -> float:
     """The largest corner distance, in cells, under the best matching of the fit's corners
     (in cyclic order, either way round) to the true ones."""
-    corners = outer_corners(lattice_xy)
+    return quad_error_cells(outer_corners(lattice_xy), truth_xy)
+
+
+def quad_error_cells(corners: np.ndarray, truth_xy: np.ndarray) -> float:
+    """``corner_error_cells`` of a quadrilateral's four corners (4, 2)."""
     cell = float(np.linalg.norm(truth_xy[1] - truth_xy[0])) / GRID
     orders = [np.roll(order, k, axis=0) for order in (truth_xy, truth_xy[::-1]) for k in range(4)]
     return min(float(np.linalg.norm(corners - order, axis=1).max()) for order in orders) / cell

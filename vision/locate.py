@@ -359,6 +359,16 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
             yield judged_fit(moved, gray_pyramid, config, judge)
 
 
+def every_proposal(image_bgr: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
+    """Each proposal ``fitted_candidates`` fits, of every family, in full-image pixels (4, 2):
+    to tell a board no proposal came near from one whose fits were lost or turned down."""
+    quads, scale, small_pyramid, _ = proposals(image_bgr, config)
+    families = (quads[: config.max_fitted] + checked_cloth_proposals(small_pyramid, config)[: config.max_opened_paper]
+                + grey_paper_proposals(small_pyramid, quads, config)[: config.max_fitted]
+                + colour_proposals(small_pyramid, quads, config)[: config.max_colour_regions])
+    return [quad / scale for quad in families]
+
+
 def fit_near(image_bgr: np.ndarray, lattice_xy: np.ndarray, config: VisionConfig) -> Candidate:
     """The grid fitted from a lattice found in an earlier frame of the same view, from the
     card centres and along its lines, the fit the verdict likes best (no proposals: on a
