@@ -60,11 +60,13 @@ CLOSE_PROPOSAL_CELLS = 1.0  # a proposal this near the grid is one fitting shoul
 def why_missed(image_bgr: np.ndarray, truth_xy: np.ndarray, config: VisionConfig) -> str:
     """Why a board was not located: the nearest proposal and the nearest fit to the true grid
     (corner error in cells) and what that says: no proposal came near it, fitting lost a close
-    one, or the verdict turned a right fit down."""
+    one, the verdict turned a right fit down, or a right fit lost to another taken first."""
     proposal = min((quad_error_cells(quad, truth_xy) for quad in every_proposal(image_bgr, config)), default=np.inf)
     fits = [(corner_error_cells(fit.lattice_xy, truth_xy), fit.score) for fit in fitted_candidates(image_bgr, config)]
     fit, score = min(fits, default=(np.inf, 0.0))
-    if fit < RIGHT_FIT_CELLS:
+    if fit < RIGHT_FIT_CELLS and score >= config.min_board_probability:
+        reason = "a right fit was likely too, but another was taken first"
+    elif fit < RIGHT_FIT_CELLS:
         reason = "the verdict turned a right fit down"
     elif proposal < CLOSE_PROPOSAL_CELLS:
         reason = "fitting lost a close proposal"

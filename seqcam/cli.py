@@ -178,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_locate.add_argument("folders", nargs="+", metavar="DIR", help="folders made by seqcam render")
     bench_locate.add_argument("--explain", action="store_true",
                               help="say why each board was not located: no proposal came near it, fitting lost "
-                              "a close one, or the verdict turned a right fit down")
+                              "a close one, the verdict turned a right fit down, or a right fit lost to another")
     bench_compare = commands.add_parser(
         "bench-compare",
         help="compare two readings of the same rendered sets (seqcam bench CSVs), photo by photo",
