@@ -102,6 +102,16 @@ def grid_stretch(offsets: np.ndarray, centres: np.ndarray, config: VisionConfig)
     return coefficients
 
 
+def grid_move(offsets: np.ndarray, centres: np.ndarray, config: VisionConfig) -> np.ndarray | None:
+    """How the grid must move onto its chips, as the (3, 2) affine map of ``grid_stretch``:
+    one shift where the chips agree on it (``grid_shift``, the map's constant part), else a
+    stretch; None when neither fits."""
+    shift = grid_shift(offsets, config)
+    if shift is not None:
+        return np.array([shift, (0.0, 0.0), (0.0, 0.0)], np.float32)
+    return grid_stretch(offsets, centres, config)
+
+
 def stretch_reach(coefficients: np.ndarray) -> float:
     """How far (cells) the affine move of ``grid_stretch`` takes the grid's furthest point: a corner."""
     corners = np.array([[1.0, dx, dy] for dx in (-GRID / 2, GRID / 2) for dy in (-GRID / 2, GRID / 2)])

@@ -20,7 +20,7 @@ import numpy as np
 
 from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CHIP_SUPPLY, teams_for
-from vision.chip_grid import chip_offsets, grid_shift, grid_stretch, keeps_shift, stretch_reach
+from vision.chip_grid import chip_offsets, grid_move, keeps_shift, stretch_reach
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
@@ -31,8 +31,7 @@ from vision.orient import (INK_EDGE_BAND, Orientation, find_orientation, foreign
                            register_lead, twin_art, twin_doubts)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
-from vision.warp import (GRID, lattice_from_corners, outer_corners, rotate_lattice, shifted_lattice, stretched_lattice,
-                         warp_board)
+from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
 
@@ -298,15 +297,12 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
     board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
     timer.lap("warp")
     prepared, features, reading = read_rectified(board_bgr, teams, config)
-    offsets, centres = chip_offsets(prepared, features, reading, config)
-    shift = grid_shift(offsets, config)
-    stretch = grid_stretch(offsets, centres, config) if shift is None else None
-    if shift is not None or stretch is not None:
-        moved = shifted_lattice(lattice, shift) if shift is not None else stretched_lattice(lattice, stretch)
+    move = grid_move(*chip_offsets(prepared, features, reading, config), config)
+    if move is not None:
+        moved = stretched_lattice(lattice, move)
         moved_bgr = rectified_board(image_bgr, moved, config.cell_px)
         moved_reading = read_rectified(moved_bgr, teams, config)
-        largest_move = max(abs(shift[0]), abs(shift[1])) if shift is not None else stretch_reach(stretch)
-        if keeps_shift(reading, moved_reading[2], largest_move, config):
+        if keeps_shift(reading, moved_reading[2], stretch_reach(move), config):
             lattice, board_bgr, (prepared, features, reading) = moved, moved_bgr, moved_reading
     matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
     if matched is not None:
