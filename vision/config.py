@@ -100,6 +100,7 @@ class VisionConfig:
     min_content: float = 0.4
     min_extent: float = 0.1  # columns (rows) alike inside and unlike across: a pattern that goes on is no board
     evidence_cell_px: int = 16
+    fine_content_cell_px: int = 32  # a fit whose cells look blank at evidence_cell_px is looked at this close
     # a coarse fit without a coloured border is followed only when its cells may be a board's: on
     # dev seeds 3 fits in 4 ended ruled out, taking 3/4 of the fitting time; no fit that ended
     # on the board had coarse content under 0.3 or extent under -0.25

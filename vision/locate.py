@@ -42,8 +42,8 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, PlaceSettings, Pyramid, Refinement, align,
-                                   apply_homography, centre_step, evidence, extent_shift, grid_homography,
-                                   periodicity, place, refine)
+                                   apply_homography, centre_step, evidence, extent_shift, fine_content,
+                                   grid_homography, periodicity, place, refine)
 from vision.locate_propose import colour_region_quads, distinct, opened_paper_quads, propose_quads, white_gains
 from vision.locate_verdict import default_verdict, verdict_features
 from vision.warp import outer_corners
@@ -213,6 +213,9 @@ def judged_fit(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig, jud
     height, width = gray_pyramid.shape[:2]
     large = abs(cv2.contourArea(corners)) >= config.min_grid_share * config.min_board_fraction * height * width
     eligible = large and ruled_in(seen, config)
+    if large and not eligible and seen.visible == 1.0 and seen.extent >= config.min_extent:
+        # the cells may hold ink too small or faint for the evidence's cell size: look closer
+        eligible = fine_content(gray_pyramid, grid_homography(corners), config.fine_content_cell_px) >= config.min_content
     score = float(default_verdict().probability(features)) if eligible and judge else 0.0
     return Candidate(lattice_xy=lattice, score=score, features=features, eligible=eligible)
 

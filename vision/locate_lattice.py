@@ -745,6 +745,23 @@ def paper_tone_per_cell(cells: np.ndarray, floor: float = 0.5) -> np.ndarray:
     return np.maximum(near, floor * whole) + 1e-3
 
 
+def content_share(cells_gray: np.ndarray, cell_px: int) -> float:
+    """The share of the cells of a cell-aligned grey rectification (rows * s, cols * s) whose
+    inside is not one flat tone against the paper about it: ink or a chip on a card."""
+    s = cell_px
+    nr, nc = cells_gray.shape[0] // s, cells_gray.shape[1] // s
+    cells = cells_gray[: nr * s, : nc * s].reshape(nr, s, nc, s)
+    inner = (int(round(0.12 * s)), s - int(round(0.12 * s)))
+    tones = cells[:, inner[0] : inner[1], :, inner[0] : inner[1]]
+    return float((tones.std(axis=(1, 3)) / paper_tone_per_cell(cells) >= 0.08).mean())
+
+
+def fine_content(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int) -> float:
+    """``content_share`` of a whole grid rectified at ``cell_px``: small pips or a corner index
+    alone, faint at the evidence's cell size, show at a finer one."""
+    return content_share(to_gray(gray_pyramid.rectify(homography, cell_px, 0)), cell_px)
+
+
 def evidence(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, busy_quantile: float) -> Evidence:
     """Self-similarity of a fit's cells, whether it stops at the outline, and whether the cells
     hold anything; measured on the cells (and the ring of cells round them) inside the photo."""
@@ -796,9 +813,8 @@ def evidence(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, busy_q
     near = np.abs(((np.arange(nc * s) + 0.5) / s + 0.5) % 1.0 - 0.5) < 0.1  # within 0.1 cell of a line
     near_r = np.abs(((np.arange(nr * s) + 0.5) / s + 0.5) % 1.0 - 0.5) < 0.1
     line_level = 0.5 * (float(grid[:, near].mean()) + float(grid[near_r, :].mean()))
-    tones = rect[r0:r1, c0:c1].reshape(nr, s, nc, s)[:, inner[0] : inner[1], :, inner[0] : inner[1]]
     paper = paper_tone_per_cell(rect[r0:r1, c0:c1].reshape(nr, s, nc, s))
-    content = float((tones.std(axis=(1, 3)) / paper >= 0.08).mean())
+    content = content_share(rect[r0:r1, c0:c1], s)
     # a card's rim is paper all round (a chip or the art sits inside it); a chessboard's dark
     # squares, a game's coloured squares are not
     cells_grey = rect[r0:r1, c0:c1].reshape(nr, s, nc, s)
