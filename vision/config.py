@@ -205,4 +205,7 @@ class VisionConfig:
     twin_same: float = 0.8  # a red chip read where the twin looks this alike is art
     twin_differs: float = 0.3  # a coloured disc read empty where the twin looks this little alike is a chip ...
     twin_min_cover: float = 0.5  # ... when this much of the disc is one colour
-    twin_art: float = 0.9  # a red card read '?' whose empty twin looks this alike is empty (red chips: 0.77 at most)
+    # a card read '?' whose empty twin looks this alike is empty (a red chip on a red card whose twin
+    # held one read empty: 0.875, dev 6161/6) ...
+    twin_art: float = 0.9
+    twin_art_max_tint: float = 15.0  # ... and is of the same colour (a, b; empties on dev seeds: 12 at most)

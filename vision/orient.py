@@ -182,17 +182,25 @@ def twin_doubts(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.
     return doubts.reshape(GRID, GRID)
 
 
-def twin_art(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.ndarray, same: float,
-             min_cover: float) -> np.ndarray:
-    """(10, 10) True on the red cards read '?' whose disc is mostly one colour and whose other
-    printed copy, read empty, looks just the same (likeness ``same`` or more): the colour is
-    the card's art (an ace's heart), not a chip (all in the printed orientation)."""
+def twin_art(lab: np.ndarray, cell_px: int, reading: Board, same: float, max_tint: float) -> np.ndarray:
+    """(10, 10) True on the cards read '?' whose other printed copy, read empty, looks just
+    the same (likeness ``same`` or more) and is of the same colour (mean a, b within
+    ``max_tint``: a translucent chip tints the art it lies on): the cell holds the card's own
+    art, not a chip (all in the printed orientation). A chip hides or tints the art, and every
+    card is printed twice alike, whatever the edition."""
     art = np.zeros(GRID * GRID, bool)
-    cover = colour_cover.reshape(-1)
-    for cell, twin in _red_cards_with_empty_twin(reading):
-        if reading[cell] == UNKNOWN and cover[cell] >= min_cover:
-            art[cell] = likeness(lab, cell, twin, cell_px) >= same
+    for cell, twin in enumerate(TWIN):
+        if twin >= 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
+            tint = float(np.linalg.norm(centre_colour(lab, cell, cell_px)[1:] - centre_colour(lab, twin, cell_px)[1:]))
+            art[cell] = tint <= max_tint and likeness(lab, cell, twin, cell_px) >= same
     return art.reshape(GRID, GRID)
+
+
+def centre_colour(lab: np.ndarray, cell: int, cell_px: int) -> np.ndarray:
+    """(3,) the mean Lab colour of a cell's centre, the part ``likeness`` compares."""
+    half = int(0.32 * cell_px)
+    y, x = (int((k + 0.5) * cell_px) for k in divmod(cell, GRID))
+    return lab[y - half : y + half, x - half : x + half].reshape(-1, lab.shape[-1]).mean(axis=0)
 
 
 def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover: float, min_chroma: float,

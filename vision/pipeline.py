@@ -151,12 +151,10 @@ def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: Ce
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 
-def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
-                           config: VisionConfig) -> Board:
-    """``printed`` with the '?' read empty where their red card's printed twin, read empty,
-    looks just the same (``orient.twin_art``)."""
-    art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, np.rot90(features.colour_cover, -turns),
-                   config.twin_art, config.twin_min_cover)
+def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, turns: int, config: VisionConfig) -> Board:
+    """``printed`` with the '?' read empty where their card's printed twin, read empty, looks
+    just the same (``orient.twin_art``)."""
+    art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, config.twin_art, config.twin_art_max_tint)
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
@@ -456,7 +454,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     printed = turned(reading, turns)
     if sure_of_top:  # which card lies under each cell is known
         printed = unknown_where_doubtful(printed, prepared, features, turns, teams, config)
-        printed = empty_where_twin_alike(printed, prepared, features, turns, config)
+        printed = empty_where_twin_alike(printed, prepared, turns, config)
 
     printed, print_as_chips = print_taken_for_chips(printed)
     if print_as_chips:

@@ -177,16 +177,26 @@ def test_black_cards_are_never_doubted_by_their_twin():
     assert not twin_doubts(board_with_art(), SIDE, reading_with({spade: "R"}), COVERED, 0.8, 0.3, 0.5).any()
 
 
+def tinted(lab: np.ndarray, cell: int) -> np.ndarray:
+    """A translucent blue chip over a card: its art shows through, tinted."""
+    lab = lab.copy()
+    row, col = divmod(cell, 10)
+    disc = np.zeros(lab.shape[:2], np.uint8)
+    cv2.circle(disc, (int((col + 0.5) * SIDE), int((row + 0.5) * SIDE)), int(0.45 * SIDE), 1, -1)
+    lab[disc.astype(bool)] += np.float32([0.0, 10.0, -35.0])
+    return lab
+
+
+SPADE, SPADES_TWIN = cells_of("AS")
+
+
 @pytest.mark.parametrize("lab, calls, art", [
     (board_with_art(), {ACE_OF_HEARTS: "?"}, {ACE_OF_HEARTS}),  # unsure, but just like its empty twin: art
+    (board_with_art(), {SPADE: "?"}, {SPADE}),  # black cards too: every card is printed twice
     (with_chip(board_with_art(), ACE_OF_HEARTS), {ACE_OF_HEARTS: "?"}, set()),  # a chip covers the art
+    (tinted(board_with_art(), SPADE), {SPADE: "?"}, set()),  # a translucent chip: the art shows, tinted
     (board_with_art(), {ACE_OF_HEARTS: "?", ITS_TWIN: "?"}, set()),  # the twin may hold a chip too
     (board_with_art(), {ACE_OF_HEARTS: "R"}, set()),  # only '?' is settled here
-], ids=["like empty twin", "chip unlike twin", "twin unread", "not a ?"])
-def test_a_red_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, calls, art):
-    assert set(np.flatnonzero(twin_art(lab, SIDE, reading_with(calls), COVERED, 0.9, 0.5))) == art
-
-
-def test_black_cards_are_never_settled_by_their_twin():
-    spade, _ = cells_of("AS")
-    assert not twin_art(board_with_art(), SIDE, reading_with({spade: "?"}), COVERED, 0.9, 0.5).any()
+], ids=["like empty twin", "black card", "chip unlike twin", "translucent chip", "twin unread", "not a ?"])
+def test_a_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, calls, art):
+    assert set(np.flatnonzero(twin_art(lab, SIDE, reading_with(calls), 0.9, 15.0))) == art
