@@ -18,7 +18,8 @@ Stages (each in its own module):
    sure board, each proposal's own lines are followed too, as it lies (aligning and placing
    can move a proposal that hugged the grid off it);
 3. the verdict: a small logistic model over the fit's evidence (the cells repeat one cell
-   on, the repetition stops at the outline, the cells hold ink or chips, the lines showed)
+   on, the repetition stops at the outline, the cells hold ink or chips, the lines showed;
+   a fit whose cells look blank is first looked at twice as close: small pips)
    offers each fit that is clearly a printed grid of cards as it is found (reading then
    tells whether it is a Sequence board) or, when none is, the likeliest over a lower bar;
    a grid that runs off the photo raises ``BoardCutOff`` (a FREE corner cell clipped by
