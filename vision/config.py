@@ -170,6 +170,10 @@ class VisionConfig:
     shift_beyond_parallax: float = 0.25  # a move this large is kept even if it leaves as many '?'
 
     # reading against a calibration's empty board
+    # the empty board is moved onto the photo's by phase correlation when it responds this clearly
+    # (right turns on dev photos: 0.16 to 0.58; wrong ones 0.11 at most) and the shift is under this much of a cell
+    reference_min_response: float = 0.15
+    reference_max_shift: float = 0.5
     reference_shift_px: int = 2  # a pixel is compared with the empty board's this far around it
     reference_blur: float = 0.05  # both boards are blurred this much (of a cell) before comparing
     reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed

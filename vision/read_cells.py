@@ -363,8 +363,11 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
     """(10, 10) share of each cell's chip disc that differs from the calibrated empty board
     (``reference_lab``: prepared as this board, same size and turn).
 
-    Each pixel is compared with the empty board's pixels a little around it, so that a grid
-    located a pixel or two off does not make the printed ink look changed."""
+    The empty board is first moved onto this one where their lightness correlates clearly
+    (``registered_reference``), then each pixel is compared with the empty board's pixels a
+    little around it, so that a grid located a pixel or two off does not make the printed ink
+    look changed."""
+    reference_lab = registered_reference(prepared, reference_lab, config)
     reach = config.reference_shift_px
     sigma = config.reference_blur * prepared.cell_px  # both photos equally soft: focus and print detail differ
     current = cv2.GaussianBlur(prepared.lab, (0, 0), sigma)
@@ -379,6 +382,22 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
     changed = (nearest > config.reference_change_delta).astype(np.float32)
     cover = _disc_cover(changed, config.chip_radius * prepared.cell_px)
     return cover[centres_yx[..., 0], centres_yx[..., 1]]
+
+
+def registered_reference(prepared: PreparedBoard, reference_lab: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """The calibrated empty board (``reference_lab``, prepared as this board) moved by the shift
+    at which its lightness best matches this board's (phase correlation), when the match is
+    clear (``reference_min_response``) and the shift under ``reference_max_shift`` of a cell;
+    else as it was. The grid of the photo and that of the calibration photo may each lie a
+    third of a cell off: every card then looked changed, and the calibration went unused."""
+    board, reference = prepared.lab[..., 0], np.ascontiguousarray(reference_lab[..., 0])
+    window = cv2.createHanningWindow((board.shape[1], board.shape[0]), cv2.CV_32F)
+    (dx, dy), response = cv2.phaseCorrelate(reference, np.ascontiguousarray(board), window)
+    if response < config.reference_min_response or np.hypot(dx, dy) > config.reference_max_shift * prepared.cell_px:
+        return reference_lab
+    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(reference_lab, shift, (reference_lab.shape[1], reference_lab.shape[0]),
+                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def red_hued(colour_lab: np.ndarray, reach_deg: float) -> np.ndarray:

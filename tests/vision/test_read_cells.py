@@ -1,13 +1,15 @@
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES, PATCH_SIDE
-from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap, prepare,
-                               read_cells, white_balanced_lab)
+from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
+                               measure_cells, prepare, read_cells, reference_change, registered_reference,
+                               white_balanced_lab)
 from tests.vision.synthetic import CELL, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -210,3 +212,32 @@ def test_pictures_taken_for_chips_do_not_pull_a_teams_colour_off_its_chips():
     reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Chips())
     assert reading.cells[31:35] == "BBBB" and reading.cells[61:65] == "GGGG"
     assert reading.cells.count("B") == 4 and reading.cells.count("?") == 100 - 4 - 4 - 4
+
+
+EMPTY_GRID = ["#........#"] + [".........."] * 8 + ["#........#"]
+
+
+def shifted(image: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    return cv2.warpAffine(image, np.float32([[1, 0, dx], [0, 1, dy]]), (image.shape[1], image.shape[0]),
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+@pytest.mark.parametrize("dx, dy", [(0, 0), (12, -5), (-9, 14)])
+def test_the_empty_board_is_moved_onto_a_photo_whose_grid_lies_a_fraction_of_a_cell_off(dx, dy):
+    """The calibration photo's grid and this photo's may each lie up to a third of a cell off
+    (dev photos): every card then looked changed and the calibration went unused. Moved onto
+    the board, the empty cards look unchanged and the chips still changed."""
+    board = prepare(drawn_board(GRID), CONFIG)
+    empty = prepare(shifted(drawn_board(EMPTY_GRID), dx, dy), CONFIG).lab
+    features = measure_cells(board, CONFIG)
+    change = reference_change(board, empty, features.centre_yx, CONFIG)
+    chips = np.array([[symbol in "BGR" for symbol in row] for row in GRID])
+    blank = np.array([[symbol == "." for symbol in row] for row in GRID])
+    blank[[0, -1]] = blank[:, [0, -1]] = False  # the drawn empty board's edge cells were shifted out of it
+    assert change[blank].max() < 0.05 and change[chips].min() > 0.5
+
+
+def test_another_board_is_not_moved_onto_this_one():
+    board = prepare(drawn_board(GRID), CONFIG)
+    noise = np.random.default_rng(1).normal(0, 30, board.lab.shape).astype(np.float32) + np.float32([70, 0, 0])
+    assert registered_reference(board, noise, CONFIG) is noise
