@@ -121,7 +121,8 @@ class VisionConfig:
 
     # reading cells (sizes are shares of a cell's side)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
-    ground_min_distance: float = 15.0  # cards' corners this far from their cells' lightest grey (median) are a coloured ground ...
+    ground_min_grey_cells: int = 20  # cells showing grey card paper needed (chips cover most small cards of a full board) ...
+    ground_min_distance: float = 15.0  # ... to tell that cards' corners this far from their cells' lightest grey (median) are a coloured ground ...
     card_paper_max_chroma: float = 10.0  # ... and the paper is then the cells' pixels at most this colourful (Lab)
     ground_band: float = 0.22  # ... and the ground, counted as paper, lies in this edge band of each cell
     highlight_max_area: float = 0.02  # paper-like gaps smaller than this (of a cell's area) are filled

@@ -98,12 +98,13 @@ def local_paper(lab: np.ndarray, cell: int, config: VisionConfig) -> tuple[np.nd
     card corners, smoothed over neighbours so that covered corners borrow from them.
 
     On a board whose small cards sit on a coloured ground the corners show the ground: where
-    they differ clearly from the cells' lightest grey (``card_paper``), that is the paper,
+    they differ clearly from the cells' lightest grey (``card_paper``) on most cells
+    that show some, that is the paper,
     and the corners' colour is returned second as the ground's (None on other boards)."""
     cells = _per_cell(lab, cell)
     corners = brighter_half(cells[:, :, card_ring(cell)])
     cards, grey_cells = card_paper(cells, config.card_paper_max_chroma)
-    if grey_cells.mean() >= 0.5:
+    if grey_cells.sum() >= config.ground_min_grey_cells:
         apart = paper_distance(normalised_to_paper(corners[grey_cells][None], cards[grey_cells][None]))
         if np.median(apart) >= config.ground_min_distance:
             return smoothed_paper(cards), smoothed_paper(corners)

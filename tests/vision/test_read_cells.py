@@ -39,6 +39,18 @@ def test_small_cards_on_a_coloured_ground_are_read_against_their_own_paper():
         assert read_cells(prepared, ("B", "G", "R"), CONFIG) == Board.from_rows(GRID)
 
 
+def test_small_cards_mostly_under_chips_are_still_read_against_their_own_paper():
+    # chips wider than the small cards leave paper showing on few cells (a full board, late
+    # in a game): the ground is still told from the paper
+    rng = np.random.default_rng(3)
+    rows = ["".join("#" if r in (0, 9) and c in (0, 9) else "BGR"[rng.integers(3)] if rng.random() < 0.6 else "."
+                    for c in range(10)) for r in range(10)]
+    image = drawn_board(rows, ground=(70, 200, 230), inset=10)
+    prepared = prepare(image, CONFIG)
+    assert prepared.small_cards
+    assert read_cells(prepared, ("B", "G", "R"), CONFIG) == Board.from_rows(rows)
+
+
 def test_a_bright_coloured_ground_does_not_tint_the_white_balance():
     # an orange ground between small cards is as bright as their paper: balanced on both, the
     # cards turned blue, and so did a hand over them
