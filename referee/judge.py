@@ -206,7 +206,7 @@ def _turn_order_allows(counts: tuple[int, ...], hidden: int) -> bool:
     (True, False)
     """
     if hidden:
-        return any(turn_order_allows(_with_hidden(counts, filling)) for filling in _fillings(len(counts), hidden))
+        return any(turn_order_allows(_with_hidden(counts, filling)) for filling in _fillings(counts, hidden))
     if len(counts) == 2:
         return abs(counts[0] - counts[1]) <= 1
     top = max(counts)
@@ -226,12 +226,13 @@ def _turn_order_allows(counts: tuple[int, ...], hidden: int) -> bool:
 _SUBSETS = {n: [{i for i in range(n) if mask >> i & 1} for mask in range(2**n - 1)] for n in (2, 3)}
 
 
-def _fillings(teams: int, hidden: int) -> list[tuple[int, ...]]:
-    """Ways of giving up to ``hidden`` more chips to teams, capped to keep this small."""
-    limit = min(hidden, MAX_REMOVALS + 2)
-    fillings = [()]
-    for _ in range(teams):
-        fillings = [f + (k,) for f in fillings for k in range(limit + 1) if sum(f) + k <= limit]
+def _fillings(counts: tuple[int, ...], hidden: int) -> list[tuple[int, ...]]:
+    """Ways of giving up to ``hidden`` more chips to teams, each up to one more than the
+    fullest team has (more would only widen the gap the hidden cells are to close)."""
+    fillings: list[tuple[int, ...]] = [()]
+    for count in counts:
+        most = min(hidden, max(counts) + 1 - count)
+        fillings = [f + (k,) for f in fillings for k in range(most + 1) if sum(f) + k <= hidden]
     return fillings
 
 

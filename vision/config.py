@@ -120,6 +120,7 @@ class VisionConfig:
     cell_px: int = 32  # side of one cell in the rectified image
 
     # reading cells (sizes are shares of a cell's side)
+    max_doubted_for_counts: int = 40  # cells at most turned '?' so that the chip counts are ones a game can leave
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
     ground_min_grey_cells: int = 20  # cells showing grey card paper needed (chips cover most small cards of a full board) ...
     ground_min_distance: float = 15.0  # ... to tell that cards' corners this far from their cells' lightest grey (median) are a coloured ground ...

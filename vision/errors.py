@@ -35,6 +35,7 @@ class VisionWarningKind(str, Enum):
     ORIENTATION_UNCERTAIN = "orientation_uncertain"
     CALIBRATION_MISMATCH = "calibration_mismatch"
     PRINT_TAKEN_FOR_CHIPS = "print_taken_for_chips"
+    COUNTS_IMPOSSIBLE = "counts_impossible"
 
 
 @dataclass(frozen=True, slots=True)

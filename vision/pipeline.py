@@ -20,6 +20,7 @@ import numpy as np
 
 from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CHIP_SUPPLY, teams_for
+from referee.judge import turn_order_allows
 from vision.chip_grid import chip_offsets, grid_move, keeps_shift, stretch_reach
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
@@ -30,7 +31,7 @@ from vision.locate_reference import locate_by_reference
 from vision.orient import (INK_EDGE_BAND, Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink,
                            register_lead, twin_art, twin_doubts)
 from vision.profile import Profile
-from vision.read_cells import CellFeatures, PreparedBoard, classify, measure_cells, prepare, reference_change
+from vision.read_cells import CellFeatures, PreparedBoard, chip_share, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -170,6 +171,33 @@ def print_taken_for_chips(board: Board) -> tuple[Board, bool]:
     """
     overfull = {team for team, supply in CHIP_SUPPLY.items() if board.cells.count(team) > supply}
     return Board("".join(UNKNOWN if symbol in overfull else symbol for symbol in board.cells)), bool(overfull)
+
+
+def doubted_until_turns_allow(board: Board, chip_odds: np.ndarray, teams: tuple[str, ...], most: int) -> Board:
+    """``board`` with '?' on the cells most in doubt, one at a time, until the teams' chip
+    counts are ones that taking turns can leave (``turn_order_allows``, '?' holding any chip),
+    or ``most`` cells are doubted. ``chip_odds`` (100,): the cell model's share for a chip
+    against an empty card. In doubt are the empty cells likeliest to hold a chip and the chips
+    least likely to be one among the teams with the most: a team's chips on a card of their
+    own colour read empty, or the board's print read as one team's chips, show as a count
+    that no game reaches.
+
+    >>> cells = ["#" if i in (0, 9, 90, 99) else "B" if i < 30 else "G" if i < 34 else "." for i in range(100)]
+    >>> odds = np.where(np.arange(100) < 34, 0.95, 0.01); odds[40:60] = 0.2
+    >>> doubted = doubted_until_turns_allow(Board("".join(cells)), odds, ("B", "G"), 40).cells
+    >>> doubted.count("?"), doubted[40:60].count("?"), doubted.count("B"), doubted.count("G")
+    (22, 20, 26, 4)
+    """
+    cells = list(board.cells)
+    for _ in range(most):
+        counts = [cells.count(team) for team in teams]
+        if turn_order_allows(counts, cells.count(UNKNOWN)):
+            break
+        fullest = {team for team, count in zip(teams, counts) if count == max(counts)}
+        doubts = [(chip_odds[i] if symbol == EMPTY else 1.0 - chip_odds[i], i) for i, symbol in enumerate(cells)
+                  if symbol == EMPTY or symbol in fullest]
+        cells[max(doubts)[1]] = UNKNOWN
+    return Board("".join(cells))
 
 
 def unknown_share(board: Board) -> float:
@@ -462,6 +490,14 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
             VisionWarningKind.PRINT_TAKEN_FOR_CHIPS,
             "More cells read one colour than a box holds chips of it: the board's own print looks like chips "
             "there. Those cells are shown as '?': look at them on the board.",
+        ))
+    if not turn_order_allows([printed.count(team) for team in teams], printed.count(UNKNOWN)):
+        chip_odds = np.rot90(chip_share(features).reshape(GRID, GRID), -turns).reshape(-1)
+        printed = doubted_until_turns_allow(printed, chip_odds, teams, config.max_doubted_for_counts)
+        warnings.append(VisionWarning(
+            VisionWarningKind.COUNTS_IMPOSSIBLE,
+            "The chips read are not counts a game taking turns can leave: some were misread. The cells most in "
+            "doubt are shown as '?': look at them on the board.",
         ))
 
     lattice_xy = rotate_lattice(lattice, turns)

@@ -425,6 +425,13 @@ def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarra
     return np.where(hidden >= config.max_hidden_probability, CLASSES.index("hidden"), calls)
 
 
+def chip_share(features: CellFeatures, model: CellModel | None = None) -> np.ndarray:
+    """(100,) the cell model's share for a chip against an empty card, per cell."""
+    probabilities = (model or default_model()).probabilities(features.matrix())
+    chip, empty = (probabilities[:, CLASSES.index(name)] for name in ("chip", "empty"))
+    return chip / np.maximum(chip + empty, 1e-9)
+
+
 def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: VisionConfig) -> np.ndarray:
     """(100,) True where a colour fills the cell's disc, but its corners show no paper (dark
     too) and the blob is not round, and the model gives a hand some chance: a sleeve or a

@@ -81,6 +81,8 @@ def test_too_many_chips_of_a_colour():
         # a removal: green removed a red chip, so red shows one chip less
         ([4, 4, 2], 0, True),
         ([12, 2, 2], 0, False), ([12, 2, 2], 6, True),
+        # many hidden cells may hold a whole team's chips
+        ([25, 27, 0], 24, True), ([25, 27, 0], 20, False), ([30, 0], 29, True), ([30, 0], 28, False),
     ],
 )
 def test_turn_order(counts, hidden, allowed):

@@ -197,3 +197,20 @@ def test_a_live_camera_keeps_looking_where_the_grid_was_found_until_it_moves():
     assert np.array_equal(next_frame_corners(None, nudged, CONFIG), nudged)
     assert np.array_equal(next_frame_corners(earlier, nudged, CONFIG), earlier)
     assert np.array_equal(next_frame_corners(earlier, moved, CONFIG), moved)
+
+
+def test_a_team_read_as_empty_cards_becomes_unknown_not_missing():
+    # green chips on cards of a green ground read empty: 9 blue beside 0 green is no game's
+    # count, so the empty cells likeliest to hold a chip turn '?' (8: one team may lead by a
+    # chip), and no chip is touched
+    rows = ["#BG..BG..#", "BG..BG..BG", "G..BG..BG.", "BG..BG....", "..........",
+            "..........", "..........", "..........", "..........", "#........#"]
+    truth = Board.from_rows(rows)
+    greens = [i for i, symbol in enumerate(truth.cells) if symbol == "G"]
+    read = Board(truth.cells.replace("G", "."))
+    odds = np.full(100, 0.01)
+    odds[[i for i, symbol in enumerate(read.cells) if symbol == "B"]] = 0.99
+    odds[greens] = 0.15
+    doubted = pipeline.doubted_until_turns_allow(read, odds, ("B", "G"), 40)
+    assert doubted.count("?") == 8 and all(truth[i] == "G" for i, symbol in enumerate(doubted.cells) if symbol == "?")
+    assert doubted.count("B") == read.count("B") == 9
