@@ -79,7 +79,6 @@ class VisionConfig:
     # card centres this near the fit agree (RANSAC); least median of squares: dev seeds 4242 + 5151 + 6161
     # located 305 of 338 boards, 3 wrong grids; this, 315 and none
     centre_inlier_cells: float = 0.08
-    centre_max_tries: int = 400  # RANSAC samples: 99% sure to draw 4 agreeing centres while a third of them agree
     min_line_strength: float = 2.0  # a line piece shows this many times the band's median evidence
     line_segments: int = 6  # pieces per band for the median along a line
     # locating: is it a Sequence board? (a learned model, vision/locate_verdict.py)

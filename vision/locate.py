@@ -159,8 +159,7 @@ def centred_fit(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionCon
     centred: np.ndarray | None = homography
     for _ in range(config.centre_steps):
         centred = centre_step(gray_pyramid, centred, config.centre_cell_px, config.centre_half_window,
-                              config.centre_reach, config.centre_keep_share, config.centre_inlier_cells,
-                              config.centre_max_tries)
+                              config.centre_reach, config.centre_keep_share, config.centre_inlier_cells)
         if centred is None:
             return None
     return refine(gray_pyramid, centred, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches[-1:],

@@ -918,12 +918,11 @@ def point_symmetry(gray: np.ndarray, cell_px: int, half_window: float) -> np.nda
 
 
 def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, half_window: float, reach: float,
-                keep_share: float, inlier_cells: float, max_tries: int) -> np.ndarray | None:
+                keep_share: float, inlier_cells: float) -> np.ndarray | None:
     """The fit moved onto the card centres: each cell's centre is the most point-symmetric
     place within ``reach`` cells of where the fit puts it; the ``keep_share`` of cells with
     the most symmetric content (cards with art, chips) give a homography by RANSAC (centres
-    within ``inlier_cells`` agree, at most ``max_tries`` samples: where few agree, OpenCV's
-    2,000 took most of the locating time; least median of squares, as for the lines, was less
+    within ``inlier_cells`` agree; least median of squares, as for the lines, was less
     precise here: half the kept cells can be art that is symmetric off centre). None when no
     homography fits them."""
     s = cell_px
@@ -945,6 +944,5 @@ def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, hal
     keep = strength_arr >= np.quantile(strength_arr, 1.0 - keep_share)
     if keep.sum() < 12:
         return None
-    g, _ = cv2.findHomography(np.array(true_pts)[keep], np.array(seen_pts)[keep], cv2.RANSAC, inlier_cells,
-                              maxIters=max_tries)
+    g, _ = cv2.findHomography(np.array(true_pts)[keep], np.array(seen_pts)[keep], cv2.RANSAC, inlier_cells)
     return None if g is None else homography @ g

@@ -347,7 +347,7 @@ def test_the_centre_step_puts_a_fit_a_third_of_a_cell_off_onto_the_card_centres(
     fit = off
     for _ in range(2):
         fit = centre_step(pyramid, fit, CONFIG.centre_cell_px, CONFIG.centre_half_window, CONFIG.centre_reach,
-                          CONFIG.centre_keep_share, CONFIG.centre_inlier_cells, CONFIG.centre_max_tries)
+                          CONFIG.centre_keep_share, CONFIG.centre_inlier_cells)
     assert corner_error_cells(apply_homography(fit, GRID_CORNERS), true_corners) < 0.08
 
 
