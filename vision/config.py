@@ -192,7 +192,9 @@ class VisionConfig:
     min_turn_gap: float = 0.05
     min_cells_to_match: int = 10  # fewer empty cards than this: the calibration cannot be checked, not used
     # a fit the verdict turned down is kept when reading it shows a Sequence board (pipeline.confirmed_by_reading)
-    max_confirm_unknown_share: float = 0.1  # more of the cells '?' than this: not clear enough
+    # more of the cells '?' than this: not clear enough (0.1 turned down dev boards with a hand
+    # over 10 to 23 cells, read '?'; the layout checks below turn down no-board photos either way)
+    max_confirm_unknown_share: float = 0.2
     min_confirm_margin: float = 10.0  # the printed turn must lead the next by this many votes ...
     min_confirm_margin_share: float = 0.35  # ... and by this share of the cards that voted
     min_register_lead_share: float = 0.1  # and the grid as placed lead the grid a cell to any side by this share

@@ -77,6 +77,20 @@ def test_reading_confirms_a_turned_down_fit_only_where_the_grid_lies(shift):
     assert (confirmed is not None) == (shift == (0, 0))
 
 
+def test_a_turned_down_fit_is_kept_with_a_hand_over_a_fifth_of_it():
+    """Dev photo 5151/114: a hand hides 23 cells, read '?' (19% of the playing cells); the
+    printed layout still shows on the rest, and the true grid is kept."""
+    photo = render_one(5151, 114)
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    truth = lattice_from_corners(np.float32(photo.label["corners_px"]) / decoded.scale)
+    teams = teams_for(photo.label["teams"])
+    reading = pipeline.read_rectified(pipeline.rectified_board(decoded.image_bgr, truth, CONFIG.cell_px), teams,
+                                      CONFIG)[2]
+    assert 0.15 < pipeline.unknown_share(reading) <= CONFIG.max_confirm_unknown_share
+    fit = Candidate(lattice_xy=truth, score=0.5, features=np.zeros(0), eligible=True)
+    assert confirmed_by_reading(decoded.image_bgr, [fit], teams, CONFIG) is not None
+
+
 def test_a_turned_down_fit_that_reads_unclearly_is_not_kept():
     strict = replace(DOUBTFUL, max_confirm_unknown_share=-1.0)  # no reading is clear enough
     with pytest.raises(BoardNotFound):
