@@ -50,6 +50,9 @@ class VisionConfig:
     max_colour_regions: int = 6  # at most this many proposals round regions of one colour
     region_colours: int = 8  # the photo's colours are clustered into this many regions
     min_region_fill: float = 0.05  # a region of one colour fills this share of its hull (a border: little)
+    max_busy_regions: int = 2  # at most this many proposals round the busiest region of edges
+    busy_level: float = 0.6  # ... where edges are denser than this share of the densest place
+    busy_box_share: float = 0.025  # ... over a window this share of the long side
     max_moved_to_cells: int = 3  # at most this many ruled-out fits along a border moved onto the cells
     place_cell_px: int = 16  # cell size of the rectification the 10 x 10 cells are placed on
     place_pad_cells: float = 3.0

@@ -6,7 +6,8 @@ Stages (each in its own module):
    paper with ink on it, on a small copy of the photo (and, when those found no sure board,
    round the paper opened wide: a board on a checked cloth; then round the paper under a
    white balance taken from the brightest weakly coloured pixels: a lit wooden table may be
-   brighter than the cards);
+   brighter than the cards; then round regions of one colour; last round the busiest region
+   of edges: a board full of chips, under glare or with a border as dark as the table);
 2. the lattice (``locate_lattice``): for the most periodic proposals, the cells' period,
    slant and perspective from the autocorrelation of the gradient, then the 10 x 10 cells
    placed where the paper ends at a coloured border (or where the art ends, for a white
@@ -45,7 +46,8 @@ from vision.errors import BoardCutOff
 from vision.locate_lattice import (GRID, GRID_CORNERS, Evidence, PlaceSettings, Pyramid, Refinement, align,
                                    apply_homography, centre_step, evidence, extent_shift, fine_content,
                                    grid_homography, periodicity, place, refine)
-from vision.locate_propose import colour_region_quads, distinct, opened_paper_quads, propose_quads, white_gains
+from vision.locate_propose import (busy_quads, colour_region_quads, distinct, opened_paper_quads, propose_quads,
+                                   white_gains)
 from vision.locate_verdict import default_verdict, verdict_features
 from vision.warp import outer_corners
 
@@ -328,6 +330,15 @@ def colour_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: Vi
     return most_periodic_first(quads, small_pyramid, config)
 
 
+def busy_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
+    """Quadrilaterals round the busiest region of edges (``busy_quads``) in the small copy's
+    pixels, the largest first, but for those already ``known``."""
+    proposing, to_small = proposal_copy(small_pyramid, config)
+    quads = busy_quads(proposing, level=config.busy_level, box_share=config.busy_box_share,
+                       min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill)
+    return distinct([(quad + 0.5) * to_small - 0.5 for quad in quads], known, 0.01 * max(small_pyramid.shape[:2]))
+
+
 def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:
     """The grid fitted near each of the most periodic proposals, most periodic first, then the
     proposals' own lattices where aligning strayed far from them; without ``judge`` the verdict
@@ -356,6 +367,9 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
     # then round regions of one colour: a border on a textured table, a board covered in chips
     for quad in colour_proposals(small_pyramid, quads, config)[: config.max_colour_regions]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
+    # then round the busiest region of edges: chips, glare or a dark border hid every other outline
+    for quad in busy_proposals(small_pyramid, quads, config)[: config.max_busy_regions]:
+        yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # last (a fit found as it was comes first): the ruled-out fits moved onto the cells
     for fit in ruled_out[: config.max_moved_to_cells]:
         moved = moved_to_cells(fit, gray_pyramid, config)
@@ -369,7 +383,8 @@ def every_proposal(image_bgr: np.ndarray, config: VisionConfig) -> list[np.ndarr
     quads, scale, small_pyramid, _ = proposals(image_bgr, config)
     families = (quads[: config.max_fitted] + checked_cloth_proposals(small_pyramid, config)[: config.max_opened_paper]
                 + grey_paper_proposals(small_pyramid, quads, config)[: config.max_fitted]
-                + colour_proposals(small_pyramid, quads, config)[: config.max_colour_regions])
+                + colour_proposals(small_pyramid, quads, config)[: config.max_colour_regions]
+                + busy_proposals(small_pyramid, quads, config)[: config.max_busy_regions])
     return [quad / scale for quad in families]
 
 

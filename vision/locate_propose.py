@@ -13,9 +13,10 @@ brightest pixels:
 Outlines closed by edges (the board's edge against the table) are taken too, on a larger
 copy: they show where chips cover the cards or a shadow darkens part of the paper.
 
-Last come regions of one colour (the photo's colours clustered): a board's coloured border
+Then come regions of one colour (the photo's colours clustered): a board's coloured border
 is one, where a wooden or checked table's texture breaks every outline of edges and chips or
-shade hide the paper.
+shade hide the paper. Last, the busiest region of edges, whatever its colours: a board full of
+chips, under glare or in a dim room, whose border is as dark as the table.
 
 Each blob, outline or region gives the quadrilateral that hugs it best. It may be the grid (a
 coloured border round it), the whole board (a white border), or more; the lattice stage
@@ -59,12 +60,14 @@ def paper_and_ink(image_bgr: np.ndarray, gains: np.ndarray, levels: tuple[float,
     # chroma below max_chroma * lightness: (high - low) / max_chroma < low
     weak_colour = cv2.compare(cv2.multiply(cv2.subtract(high, low), 1.0 / max_chroma), low, cv2.CMP_LT)
     masks = [cv2.bitwise_and(cv2.compare(low, level * white, cv2.CMP_GT), weak_colour) for level in levels]
-    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    gx = cv2.Sobel(gray, cv2.CV_16S, 1, 0)
-    gy = cv2.Sobel(gray, cv2.CV_16S, 0, 1)
-    magnitude = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
-    edges = cv2.compare(magnitude, 0.25 * white, cv2.CMP_GT)
-    return masks, edges
+    return masks, strong_edges(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), white)
+
+
+def strong_edges(gray: np.ndarray, white: float) -> np.ndarray:
+    """uint8 mask of the pixels whose gradient (|dx| + |dy|, Sobel) passes a quarter of ``white``."""
+    magnitude = cv2.add(cv2.convertScaleAbs(cv2.Sobel(gray, cv2.CV_16S, 1, 0)),
+                        cv2.convertScaleAbs(cv2.Sobel(gray, cv2.CV_16S, 0, 1)))
+    return cv2.compare(magnitude, 0.25 * white, cv2.CMP_GT)
 
 
 def inked_paper(paper: np.ndarray, edges: np.ndarray, box: int) -> np.ndarray:
@@ -282,6 +285,26 @@ def colour_region_quads(image_bgr: np.ndarray, *, colours: int, min_area_share: 
     for colour in range(colours):
         region = cv2.morphologyEx((nearest == colour).astype(np.uint8) * 255, cv2.MORPH_OPEN, speck)
         found += group_quads(region, 3, min_area_share * height * width, min_fill)
+    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
+
+
+def busy_quads(image_bgr: np.ndarray, *, level: float, box_share: float, min_area_share: float, min_fill: float
+               ) -> list[np.ndarray]:
+    """Quadrilaterals round the places where edges are densest (over ``level`` of the densest,
+    in a window ``box_share`` of the long side, closed and opened as wide), the largest
+    first: the cards' outlines, their ink and the chips make the grid the busiest place of a
+    photo whatever their colours, where a glare outshines the paper, chips cover it or the
+    border is as dark as the table. Wood grain and cloth are smoother at this size."""
+    long_side = max(image_bgr.shape[:2])
+    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    edges = strong_edges(gray, float(np.quantile(gray[::2, ::2], 0.99)))
+    box = max(5, int(box_share * long_side) | 1)
+    density = cv2.boxFilter(edges, cv2.CV_32F, (box, box), normalize=True)
+    busy = cv2.compare(density, level * float(density.max()), cv2.CMP_GT)
+    # closed first: a flat chip's face has no edges inside its rim
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (box, box))
+    busy = cv2.morphologyEx(cv2.morphologyEx(busy, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc)
+    found = group_quads(busy, 3, min_area_share * image_bgr.shape[0] * image_bgr.shape[1], min_fill)
     return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
 
 

@@ -14,13 +14,14 @@ import pytest
 from seqcam.bench_vision import RIGHT_FIT_CELLS
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
-from vision.locate import (GridFit, cut_off_message, fitted_candidates, grey_paper_proposals, locate_grid,
-                           place_settings, worth_following)
+from vision.image_io import decode_image
+from vision.locate import (GridFit, cut_off_message, every_proposal, fitted_candidates, grey_paper_proposals,
+                           locate_grid, place_settings, worth_following)
 from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, evidence, fine_content,
                                    grid_homography, has_blank_cell, place_axis)
 from vision.locate_propose import colour_region_quads, outline_quads, paper_and_ink, white_gains
 from vision.pipeline import analyze_image, turned
-from vision.render import RenderConfig, render
+from vision.render import RenderConfig, render, render_one
 from vision.render.video import VideoSettings, render_video, video_seed
 
 CONFIG = VisionConfig()
@@ -196,6 +197,21 @@ def test_small_pips_are_content_when_looked_at_closer(ink):
     homography = grid_homography(grid_corners)
     assert evidence(pyramid, homography, CONFIG.evidence_cell_px, CONFIG.busy_quantile).content < CONFIG.min_content
     assert (fine_content(pyramid, homography, CONFIG.fine_content_cell_px) >= CONFIG.min_content) == ink
+
+
+def test_a_board_no_outline_came_near_is_proposed_round_the_busiest_edges():
+    """Dev photo 5151/63: no proposal of paper, outline or colour came within 8 cells of the
+    board, and it was not found; round the densest edges of the photo one comes within a cell,
+    and the board is located."""
+    photo = render_one(5151, 63)
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    true_corners = np.float32(photo.label["corners_px"]) / decoded.scale
+    cell = float(np.linalg.norm(true_corners[1] - true_corners[0])) / 10
+    without_busy = replace(CONFIG, max_busy_regions=0)
+    assert nearest_quad(every_proposal(decoded.image_bgr, without_busy), true_corners) > 4 * cell
+    assert nearest_quad(every_proposal(decoded.image_bgr, CONFIG), true_corners) < 1.5 * cell
+    fit = locate_grid(decoded.image_bgr, CONFIG)
+    assert fit is not None and corner_error_cells(fit.corners_xy, true_corners) < RIGHT_FIT_CELLS
 
 
 def test_cards_in_shade_beside_a_lit_wooden_table_are_paper_under_the_grey_white_balance():
