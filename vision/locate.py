@@ -279,7 +279,7 @@ def paper_proposals(small_pyramid: Pyramid, gains: np.ndarray, config: VisionCon
                           texture_box_share=config.texture_box_share, strand_share=config.strand_share,
                           min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill,
                           max_count=config.max_proposals)
-    quads = [(quad + 0.5) * to_small - 0.5 for quad in quads]
+    quads = in_small_copy(quads, to_small)
     return most_periodic_first(quads, small_pyramid, config)
 
 
@@ -310,6 +310,11 @@ def proposal_copy(small_pyramid: Pyramid, config: VisionConfig) -> tuple[np.ndar
     return small_pyramid.levels[level], 2.0**level  # about: pyrDown halves
 
 
+def in_small_copy(quads: list[np.ndarray], to_small: float) -> list[np.ndarray]:
+    """Quadrilaterals on the proposal copy moved to the small copy's pixels (pixel centres kept)."""
+    return [(quad + 0.5) * to_small - 0.5 for quad in quads]
+
+
 def checked_cloth_proposals(small_pyramid: Pyramid, config: VisionConfig) -> list[np.ndarray]:
     """Quadrilaterals round the paper opened wide (``opened_paper_quads``), in the small copy's pixels."""
     proposing, to_small = proposal_copy(small_pyramid, config)
@@ -317,7 +322,7 @@ def checked_cloth_proposals(small_pyramid: Pyramid, config: VisionConfig) -> lis
                                top_share=config.white_top_share, reach=config.close_shares[0],
                                check_share=config.check_share, min_area_share=config.min_proposal_share,
                                min_fill=config.min_blob_fill)
-    return [(quad + 0.5) * to_small - 0.5 for quad in quads]
+    return in_small_copy(quads, to_small)
 
 
 def colour_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
@@ -326,7 +331,7 @@ def colour_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: Vi
     proposing, to_small = proposal_copy(small_pyramid, config)
     quads = colour_region_quads(proposing, colours=config.region_colours, min_area_share=config.min_proposal_share,
                                 min_fill=config.min_region_fill)
-    quads = distinct([(quad + 0.5) * to_small - 0.5 for quad in quads], known, 0.01 * max(small_pyramid.shape[:2]))
+    quads = distinct(in_small_copy(quads, to_small), known, 0.01 * max(small_pyramid.shape[:2]))
     return most_periodic_first(quads, small_pyramid, config)
 
 
@@ -336,7 +341,7 @@ def busy_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: Visi
     proposing, to_small = proposal_copy(small_pyramid, config)
     quads = busy_quads(proposing, level=config.busy_level, box_share=config.busy_box_share,
                        min_area_share=config.min_proposal_share, min_fill=config.min_blob_fill)
-    return distinct([(quad + 0.5) * to_small - 0.5 for quad in quads], known, 0.01 * max(small_pyramid.shape[:2]))
+    return distinct(in_small_copy(quads, to_small), known, 0.01 * max(small_pyramid.shape[:2]))
 
 
 def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:

@@ -254,7 +254,12 @@ def propose_quads(image_bgr: np.ndarray, outline_bgr: np.ndarray | None, *, gain
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, speck)
         for share in reaches:
             found += group_quads(mask, max(3, int(share * long_side) | 1), min_area, min_fill)
-    return distinct([quad for _, quad in sorted(found, key=lambda item: -item[0])], [], 0.01 * long_side)[:max_count]
+    return distinct(largest_first(found), [], 0.01 * long_side)[:max_count]
+
+
+def largest_first(found: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
+    """The quadrilaterals of (area, quad) pairs, the largest area first."""
+    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
 
 
 def distinct(quads: list[np.ndarray], known: list[np.ndarray], tolerance: float) -> list[np.ndarray]:
@@ -285,7 +290,7 @@ def colour_region_quads(image_bgr: np.ndarray, *, colours: int, min_area_share: 
     for colour in range(colours):
         region = cv2.morphologyEx((nearest == colour).astype(np.uint8) * 255, cv2.MORPH_OPEN, speck)
         found += group_quads(region, 3, min_area_share * height * width, min_fill)
-    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
+    return largest_first(found)
 
 
 def busy_quads(image_bgr: np.ndarray, *, level: float, box_share: float, min_area_share: float, min_fill: float
@@ -305,7 +310,7 @@ def busy_quads(image_bgr: np.ndarray, *, level: float, box_share: float, min_are
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (box, box))
     busy = cv2.morphologyEx(cv2.morphologyEx(busy, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc)
     found = group_quads(busy, 3, min_area_share * image_bgr.shape[0] * image_bgr.shape[1], min_fill)
-    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
+    return largest_first(found)
 
 
 def opened_paper_quads(image_bgr: np.ndarray, *, level: float, max_chroma: float, top_share: float, reach: float,
@@ -319,4 +324,4 @@ def opened_paper_quads(image_bgr: np.ndarray, *, level: float, max_chroma: float
     check = max(3, int(check_share * long_side) | 1)
     opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (check, check)))
     found = group_quads(opened, max(3, int(reach * long_side) | 1), min_area_share * height * width, min_fill)
-    return [quad for _, quad in sorted(found, key=lambda item: -item[0])]
+    return largest_first(found)
