@@ -24,7 +24,9 @@ Stages (each in its own module):
    offers each fit that is clearly a printed grid of cards as it is found (reading then
    tells whether it is a Sequence board) or, when none is, the likeliest over a lower bar;
    a grid that runs off the photo raises ``BoardCutOff`` (a FREE corner cell clipped by
-   the frame does not count: every team owns it).
+   the frame does not count: every team owns it);
+4. the polish (``polished_lattice``, run by the pipeline on the fit it reads): the grid
+   moved finely onto the card centres, its bends kept.
 
 Points are (x, y) float32 arrays in the pixels of the image passed in.
 
@@ -166,6 +168,23 @@ def centred_fit(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionCon
             return None
     return refine(gray_pyramid, centred, config.refine_cell_px, config.refine_pad_cells, config.refine_reaches[-1:],
                   config.min_line_strength, config.line_segments, False, config.outline_reach)
+
+
+def polished_lattice(lattice_xy: np.ndarray, gray_pyramid: Pyramid, config: VisionConfig) -> np.ndarray:
+    """The located lattice moved onto the card centres, finely (``polish_steps``: centre steps
+    ever closer, with ever less reach), its bends (a fold, the lens) kept. Lines followed
+    where cards have no printed border, or along the paper's edge, can leave the grid a
+    quarter of a cell off, a fraction too small or too large: the edge cells then read the
+    board's margin as chips."""
+    homography = grid_homography(outer_corners(lattice_xy))
+    moved: np.ndarray | None = homography
+    for cell_px, reach, inlier_cells in config.polish_steps:
+        moved = centre_step(gray_pyramid, moved, cell_px, config.centre_half_window, reach,
+                            config.centre_keep_share, inlier_cells)
+        if moved is None:
+            return lattice_xy
+    correction = moved @ np.linalg.inv(homography)  # photo -> photo
+    return apply_homography(correction, lattice_xy).astype(np.float32)
 
 
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,

@@ -26,7 +26,8 @@ from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
-from vision.locate import Candidate, GridFit, cut_off_sides, fit_near, located_fits
+from vision.locate import Candidate, GridFit, cut_off_sides, fit_near, located_fits, polished_lattice
+from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
 from vision.orient import (INK_EDGE_BAND, Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink,
                            register_lead, twin_art, twin_doubts)
@@ -317,9 +318,13 @@ class FitReading:
 
 def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profile: Profile | None,
              config: VisionConfig, timer: _Timer) -> FitReading:
-    """Warps and reads the grid of ``fit``; where the chips agree that it lies a fraction of a
-    cell off them, reads it again on them."""
+    """Warps and reads the grid of ``fit``, first moved onto the card centres
+    (``polished_lattice``); where the chips agree that it lies a fraction of a cell off them,
+    reads it again on them."""
     lattice = fit.lattice_xy
+    if config.polish_steps:
+        lattice = polished_lattice(lattice, Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)), config)
+        timer.lap("locate")
     board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
     timer.lap("warp")
     prepared, features, reading = read_rectified(board_bgr, teams, config)
