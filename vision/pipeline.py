@@ -316,25 +316,41 @@ class FitReading:
     matched: ProfileMatch | None
 
 
-def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profile: Profile | None,
-             config: VisionConfig, timer: _Timer) -> FitReading:
-    """Warps and reads the grid of ``fit``, first moved onto the card centres
-    (``polished_lattice``); where the chips agree that it lies a fraction of a cell off them,
-    reads it again on them."""
-    lattice = fit.lattice_xy
-    if config.polish_steps:
-        lattice = polished_lattice(lattice, Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)), config)
-        timer.lap("locate")
-    board_bgr = rectified_board(image_bgr, lattice, config.cell_px)
+def read_lattice(image_bgr: np.ndarray, lattice_xy: np.ndarray, teams: tuple[str, ...], config: VisionConfig,
+                 timer: _Timer) -> tuple[np.ndarray, np.ndarray, PreparedBoard, CellFeatures, Board]:
+    """(lattice, rectified board, prepared, features, reading) of a grid warped and read;
+    where the chips agree that it lies a fraction of a cell off them, read again on them."""
+    board_bgr = rectified_board(image_bgr, lattice_xy, config.cell_px)
     timer.lap("warp")
     prepared, features, reading = read_rectified(board_bgr, teams, config)
     move = grid_move(*chip_offsets(prepared, features, reading, config), config)
     if move is not None:
-        moved = stretched_lattice(lattice, move)
+        moved = stretched_lattice(lattice_xy, move)
         moved_bgr = rectified_board(image_bgr, moved, config.cell_px)
         moved_reading = read_rectified(moved_bgr, teams, config)
         if keeps_shift(reading, moved_reading[2], stretch_reach(move), config):
-            lattice, board_bgr, (prepared, features, reading) = moved, moved_bgr, moved_reading
+            lattice_xy, board_bgr, (prepared, features, reading) = moved, moved_bgr, moved_reading
+    timer.lap("read")
+    return lattice_xy, board_bgr, prepared, features, reading
+
+
+def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profile: Profile | None,
+             config: VisionConfig, timer: _Timer) -> FitReading:
+    """Reads the grid of ``fit`` (``read_lattice``), first moved onto the card centres
+    (``polished_lattice``). A polish that moved the grid more than ``polish_checked_move``
+    is kept only where it reads no more '?' than the grid as located: on art that is
+    symmetric off its centre it can move a right grid a third of a cell off the cards."""
+    read = None
+    if config.polish_steps:
+        polished = polished_lattice(fit.lattice_xy, Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)), config)
+        timer.lap("locate")
+        read = read_lattice(image_bgr, polished, teams, config, timer)
+        if moved_cells(outer_corners(fit.lattice_xy), outer_corners(polished)) > config.polish_checked_move:
+            as_located = read_lattice(image_bgr, fit.lattice_xy, teams, config, timer)
+            if unknown_share(as_located[4]) < unknown_share(read[4]):
+                read = as_located
+    lattice, board_bgr, prepared, features, reading = read or read_lattice(image_bgr, fit.lattice_xy, teams, config,
+                                                                           timer)
     matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
     if matched is not None:
         reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)

@@ -186,6 +186,18 @@ def test_a_grid_a_quarter_of_a_cell_off_is_read_on_the_card_centres():
     assert analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells == truth
 
 
+def test_a_polish_that_reads_worse_than_the_grid_as_located_is_not_kept():
+    """Dev photo 5151/30: cards printed with their index at one side; the card centres pull
+    the grid a third of a cell off them, which reads '?' and wrong chips. Read against the
+    grid as located, the polish is dropped and the board reads exactly."""
+    photo = render_one(5151, 30)
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    truth = "".join(photo.label["grid"])
+    unchecked = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, polish_checked_move=99.0))
+    assert sum(read != true for read, true in zip(unchecked.board.cells, truth)) > 5
+    assert analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells == truth
+
+
 def test_a_frame_is_read_where_the_grid_lay_in_the_frame_before_without_a_search(monkeypatch):
     before = analyze_file(default_sample(), 2)
     data = default_sample().read_bytes()
