@@ -184,7 +184,12 @@ def polished_lattice(lattice_xy: np.ndarray, gray_pyramid: Pyramid, config: Visi
         if moved is None:
             return lattice_xy
     correction = moved @ np.linalg.inv(homography)  # photo -> photo
-    return apply_homography(correction, lattice_xy).astype(np.float32)
+    polished = apply_homography(correction, lattice_xy).astype(np.float32)
+    corners, polished_corners = outer_corners(lattice_xy), outer_corners(polished)
+    cell = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
+    moved_most = float(np.linalg.norm(polished_corners - corners, axis=1).max()) / max(cell, 1e-6)
+    # the centres' reach is under a third of a cell: a corner moved further was pulled off by art
+    return lattice_xy if moved_most > config.polish_max_move else polished
 
 
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,
