@@ -87,7 +87,7 @@ class VisionConfig:
     # visible cells 890 -> 580, boards exact 439 -> 464 of 648; () turns it off
     polish_steps: tuple[tuple[int, float, float], ...] = ((24, 0.2, 0.1), (32, 0.12, 0.06))
     polish_max_move: float = 0.6  # cells: a polish moving a corner further is not kept
-    polish_checked_move: float = 0.1  # cells (corners, mean): a polish moving the grid further is read against it
+    polish_checked_move: float = 0.1  # cells (corners, mean): a polish moving the grid further is kept only if it reads fewer '?'
     min_line_strength: float = 2.0  # a line piece shows this many times the band's median evidence
     line_segments: int = 6  # pieces per band for the median along a line
     # locating: is it a Sequence board? (a learned model, vision/locate_verdict.py)

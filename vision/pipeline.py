@@ -338,8 +338,8 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
              config: VisionConfig, timer: _Timer) -> FitReading:
     """Reads the grid of ``fit`` (``read_lattice``), first moved onto the card centres
     (``polished_lattice``). A polish that moved the grid more than ``polish_checked_move``
-    is kept only where it reads no more '?' than the grid as located: on art that is
-    symmetric off its centre it can move a right grid a third of a cell off the cards."""
+    is kept only where it reads fewer '?' than the grid as located: on art that is symmetric
+    off its centre it can move a right grid a third of a cell off the cards."""
     read = None
     if config.polish_steps:
         polished = polished_lattice(fit.lattice_xy, Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)), config)
@@ -347,7 +347,7 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
         read = read_lattice(image_bgr, polished, teams, config, timer)
         if moved_cells(outer_corners(fit.lattice_xy), outer_corners(polished)) > config.polish_checked_move:
             as_located = read_lattice(image_bgr, fit.lattice_xy, teams, config, timer)
-            if unknown_share(as_located[4]) < unknown_share(read[4]):
+            if unknown_share(as_located[4]) <= unknown_share(read[4]):
                 read = as_located
     lattice, board_bgr, prepared, features, reading = read or read_lattice(image_bgr, fit.lattice_xy, teams, config,
                                                                            timer)
