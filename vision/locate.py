@@ -185,11 +185,17 @@ def polished_lattice(lattice_xy: np.ndarray, gray_pyramid: Pyramid, config: Visi
             return lattice_xy
     correction = moved @ np.linalg.inv(homography)  # photo -> photo
     polished = apply_homography(correction, lattice_xy).astype(np.float32)
-    corners, polished_corners = outer_corners(lattice_xy), outer_corners(polished)
-    cell = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
-    moved_most = float(np.linalg.norm(polished_corners - corners, axis=1).max()) / max(cell, 1e-6)
+    moved_most = float(corner_moves(outer_corners(lattice_xy), outer_corners(polished)).max())
     # the centres' reach is under a third of a cell: a corner moved further was pulled off by art
     return lattice_xy if moved_most > config.polish_max_move else polished
+
+
+def corner_moves(earlier_xy: np.ndarray, found_xy: np.ndarray) -> np.ndarray:
+    """(4,) how far each of a grid's outer corners moved from ``earlier_xy`` to ``found_xy``,
+    in cells (of the earlier grid's top edge)."""
+    earlier = np.float32(earlier_xy)
+    cell = float(np.linalg.norm(earlier[1] - earlier[0])) / GRID
+    return np.linalg.norm(np.float32(found_xy) - earlier, axis=1) / max(cell, 1e-6)
 
 
 def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Pyramid, config: VisionConfig,

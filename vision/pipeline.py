@@ -26,7 +26,8 @@ from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
-from vision.locate import Candidate, GridFit, cut_off_sides, fit_near, located_fits, polished_lattice
+from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_near, located_fits,
+                           polished_lattice)
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
 from vision.orient import (INK_EDGE_BAND, Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink,
@@ -345,7 +346,7 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
         polished = polished_lattice(fit.lattice_xy, Pyramid(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)), config)
         timer.lap("locate")
         read = read_lattice(image_bgr, polished, teams, config, timer)
-        if moved_cells(outer_corners(fit.lattice_xy), outer_corners(polished)) > config.polish_checked_move:
+        if corner_moves(outer_corners(fit.lattice_xy), outer_corners(polished)).mean() > config.polish_checked_move:
             as_located = read_lattice(image_bgr, fit.lattice_xy, teams, config, timer)
             if unknown_share(as_located[4]) <= unknown_share(read[4]):
                 read = as_located
@@ -377,13 +378,6 @@ def rescued_fit(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str
     return fit
 
 
-def moved_cells(earlier_xy: np.ndarray, found_xy: np.ndarray) -> float:
-    """How far a grid's outer corners moved from ``earlier_xy`` to ``found_xy`` (mean, in cells)."""
-    earlier = np.float32(earlier_xy)
-    cell = float(np.linalg.norm(earlier[1] - earlier[0])) / GRID
-    return float(np.linalg.norm(np.float32(found_xy) - earlier, axis=1).mean()) / max(cell, 1e-6)
-
-
 def fit_where_it_was(image_bgr: np.ndarray, near_xy: np.ndarray, config: VisionConfig) -> Iterator[GridFit]:
     """The grid's lines followed from where the board lay in an earlier frame of the same view
     (``near_xy``: its outer corners), when the fit stayed there (``max_near_move``), lies
@@ -392,7 +386,7 @@ def fit_where_it_was(image_bgr: np.ndarray, near_xy: np.ndarray, config: VisionC
     candidate = fit_near(image_bgr, lattice_from_corners(np.float32(near_xy)), config)
     height, width = image_bgr.shape[:2]
     if (candidate.score >= config.min_board_probability
-            and moved_cells(near_xy, outer_corners(candidate.lattice_xy)) <= config.max_near_move
+            and corner_moves(near_xy, outer_corners(candidate.lattice_xy)).mean() <= config.max_near_move
             and not cut_off_sides(candidate.lattice_xy, width, height, config.edge_margin_px)):
         yield GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score, earlier_top=True)
 
@@ -404,7 +398,7 @@ def next_frame_corners(earlier_xy: np.ndarray | None, corners_xy: np.ndarray, co
     followed from a hint, hinted again, wanders (a fold or a lens bend is found afresh each
     time: on the sample its verdict swung from 0.9 to 0.56), where one the search found does
     not; else the new ones."""
-    if earlier_xy is not None and moved_cells(earlier_xy, corners_xy) <= config.max_near_move:
+    if earlier_xy is not None and corner_moves(earlier_xy, corners_xy).mean() <= config.max_near_move:
         return np.float32(earlier_xy)
     return np.float32(corners_xy)
 
