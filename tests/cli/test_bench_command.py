@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.board import Board
+from seqcam.bench_vision import PhotoResult, score_reading
 from seqcam.cli import main
 
 
@@ -47,3 +49,17 @@ def test_bench_watch_follows_new_videos_then_the_kept_ones_again(tmp_path: Path,
     (tmp_path / "empty").mkdir()
     assert main(["bench-watch", "--videos", str(tmp_path / "empty")]) == 1
     assert "No game videos" in capsys.readouterr().out
+
+
+def test_a_winner_called_is_false_only_where_that_team_has_not_won() -> None:
+    both_won = ["#GGGGG...#", "BBBBB.....", ".GGGGG....", "BBBBB....."] + ["." * 10] * 5 + ["#........#"]
+    blue_hidden = [both_won[0], "?BBBB....."] + both_won[2:]  # green still read the winner
+    green_for_blue = [both_won[0], "GBBBB.....", both_won[2], "GBBBB....."] + both_won[4:]
+    assert not _false_winner(both_won, blue_hidden)
+    assert _false_winner(["#........#"] + both_won[1:], green_for_blue)  # truth: blue alone won
+
+
+def _false_winner(truth_rows: list[str], read_rows: list[str]) -> bool:
+    result = PhotoResult(image="photo.jpg", has_board=True, fully_visible=True)
+    score_reading(result, Board.from_rows(read_rows), {"grid": truth_rows, "occluded": []}, 2)
+    return result.false_winner
