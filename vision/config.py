@@ -212,6 +212,10 @@ class VisionConfig:
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour
     min_orientation_margin: float = 6.0  # fewer votes' lead than this: the side is not certain
     min_orientation_share: float = 0.25  # nor a lead under this share of the cards that voted
+    # the turn under which the cards printed twice look most alike decides when it leads the next by
+    # this many pairs' likeness (orient.twin_orientation). Dev seeds 4242, 5151, 6161, 603 boards whose
+    # turn is clear: a wrong turn led by up to 2.9; from 4 on, none turned and two the ink could not tell set right
+    min_twin_margin: float = 4.0
     # a cell read empty whose disc shows a colour its printed card cannot carry is '?'
     # (orient.foreign_to_card): a translucent or dull chip taken for art
     foreign_min_cover: float = 0.5  # 0.7 missed small chips on tall cards, read empty (independent renderer a)

@@ -1,8 +1,11 @@
 """Which side of the rectified board is the printed top: read from the card art.
 
-Two patterns of the printed layout (../shared/RULES.md) that no quarter turn maps onto
-itself vote, and neither needs to know the artwork:
+Patterns of the printed layout (../shared/RULES.md) that no quarter turn maps onto itself
+vote, and none needs to know the artwork:
 
+* the twins: every card but the jacks is printed twice, the same print in every edition;
+  turned right, the two copies look alike, turned wrong, every pair is two different cards
+  (``twin_orientation``: it decides where it is clear, the ink does elsewhere);
 * red suits (hearts, diamonds) against black suits (spades, clubs): every visible card
   votes with the colour of its ink;
 * the 16 queens and kings: a face card's picture is colourful (blue and yellow ink), a
@@ -136,26 +139,68 @@ def register_lead(redness: np.ndarray, voting: np.ndarray, pictures: np.ndarray 
     return in_place - max(scores.values())
 
 
-def likeness(lab: np.ndarray, cell: int, other: int, cell_px: int, reach_px: int = 2) -> float:
-    """Normalised cross-correlation of the centres of two cells of ``lab`` (the board in its
-    printed orientation), the other cell's moved by up to ``reach_px`` to allow for the grid."""
-    half = int(0.32 * cell_px)
+CENTRE_HALF = 0.32  # the centre a cell's art is compared on: this share of the cell to each side
+LIKENESS_REACH_PX = 2  # the other cell is moved by up to this much to allow for the grid
 
-    def centre(index: int, dy: int = 0, dx: int = 0) -> np.ndarray:
-        y, x = (int((k + 0.5) * cell_px) for k in divmod(index, GRID))
-        return lab[y - half + dy : y + half + dy, x - half + dx : x + half + dx].reshape(-1, lab.shape[-1])
 
-    mine = centre(cell)
-    mine = mine - mine.mean(axis=0)
-    best = -1.0
-    for dy in (-reach_px, 0, reach_px):
-        for dx in (-reach_px, 0, reach_px):
-            theirs = centre(other, dy, dx)
-            if theirs.shape != mine.shape:
-                continue
-            theirs = theirs - theirs.mean(axis=0)
-            best = max(best, float((mine * theirs).sum() / np.sqrt((mine**2).sum() * (theirs**2).sum() + 1e-6)))
-    return best
+def centre_patches(lab: np.ndarray, cell_px: int, reach_px: int = LIKENESS_REACH_PX) -> np.ndarray:
+    """(9, 100, D): every cell's centre of ``lab``, moved by each of (-reach, 0, reach)
+    pixels down and across (the unmoved centre is index 4), each channel less its mean and
+    the whole scaled to unit length, so that a dot product is a normalised cross-correlation."""
+    side = 2 * int(CENTRE_HALF * cell_px)
+    starts = ((np.arange(GRID) + 0.5) * cell_px).astype(int) - side // 2
+    span = np.arange(side)
+    planes = np.ascontiguousarray(lab.transpose(2, 0, 1), np.float32)  # channels first: the means run along rows
+    patches = np.empty((9, GRID * GRID, planes.shape[0], side * side), np.float32)
+    shifts = (-reach_px, 0, reach_px)
+    for i, dy in enumerate(shifts):
+        rows = planes[:, ((starts + dy)[:, None] + span).reshape(-1)]
+        for j, dx in enumerate(shifts):
+            blocks = rows[:, :, ((starts + dx)[:, None] + span).reshape(-1)]  # (C, 10 side, 10 side)
+            patches[3 * i + j] = (blocks.reshape(-1, GRID, side, GRID, side).transpose(1, 3, 0, 2, 4)
+                                  .reshape(GRID * GRID, -1, side * side))
+    patches -= patches.mean(axis=3, keepdims=True)
+    patches = patches.reshape(9, GRID * GRID, -1)
+    patches /= np.sqrt(np.einsum("spd,spd->sp", patches, patches)[..., None] + 1e-6)
+    return patches
+
+
+def pair_likeness(patches: np.ndarray, cells: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The likeness of each cell's centre to its other's (``centre_patches``), the best over
+    the other's moves."""
+    return np.einsum("pd,spd->sp", patches[4, cells], patches[:, others]).max(axis=0)
+
+
+_CELLS = np.arange(GRID * GRID).reshape(GRID, GRID)
+
+
+def turned_patches(patches: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """``centre_patches`` of the rectified board, indexed by the cells of the board turned
+    ``quarter_turns`` (a likeness does not change when both centres turn alike)."""
+    return patches[:, np.rot90(_CELLS, -quarter_turns).reshape(-1)]
+
+
+def likeness(patches: np.ndarray, cell: int, other: int) -> float:
+    return float(pair_likeness(patches, np.array([cell]), np.array([other]))[0])
+# each card printed twice, once: (cell, twin) with cell < twin, in the printed orientation
+_TWIN_PAIRS = np.array([(cell, twin) for cell, twin in enumerate(TWIN) if twin > cell])
+
+
+def twin_orientation(patches: np.ndarray, voting: np.ndarray) -> Orientation:
+    """The quarter turn under which the cards printed twice look most alike (``patches``:
+    ``centre_patches`` of the rectified board, ``voting``: (10, 10) its cells whose card
+    shows). Whatever the edition, both copies of a card carry the same art, and no quarter
+    turn maps a pair of twins onto another pair: turned wrongly, every pair compares two
+    different cards. The margin is in pairs' likeness."""
+    shows = voting.reshape(-1)
+    scores, pairs = [], []
+    for turns in range(4):
+        rectified = np.rot90(_CELLS, -turns).reshape(-1)[_TWIN_PAIRS]  # the pairs' cells in the rectified board
+        both = rectified[shows[rectified[:, 0]] & shows[rectified[:, 1]]]
+        scores.append(float(pair_likeness(patches, both[:, 0], both[:, 1]).sum()) if len(both) else 0.0)
+        pairs.append(len(both))
+    order = np.argsort(scores)[::-1]
+    return Orientation(int(order[0]), scores[order[0]] - scores[order[1]], pairs[order[0]])
 
 
 def _red_cards_with_empty_twin(reading: Board) -> Iterator[tuple[int, int]]:
@@ -165,10 +210,10 @@ def _red_cards_with_empty_twin(reading: Board) -> Iterator[tuple[int, int]]:
             yield cell, twin
 
 
-def twin_doubts(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.ndarray, same: float,
+def twin_doubts(patches: np.ndarray, reading: Board, colour_cover: np.ndarray, same: float,
                 differs: float, min_cover: float) -> np.ndarray:
     """(10, 10) True on the red cards whose call the card's other printed copy contradicts
-    (all in the printed orientation). A red chip and red suit ink (an ace's big heart) look
+    (all in the printed orientation, ``patches`` too: ``turned_patches``). A red chip and red suit ink (an ace's big heart) look
     alike, but every card is printed twice with the same art: a red chip read where the
     twin, read empty, looks the same (likeness ``same`` or more) is art, and a coloured disc
     read as empty art where the empty twin looks different (``differs`` or less) is a chip."""
@@ -176,29 +221,30 @@ def twin_doubts(lab: np.ndarray, cell_px: int, reading: Board, colour_cover: np.
     cover = colour_cover.reshape(-1)
     for cell, twin in _red_cards_with_empty_twin(reading):
         if reading[cell] == "R":
-            doubts[cell] = likeness(lab, cell, twin, cell_px) >= same
+            doubts[cell] = likeness(patches, cell, twin) >= same
         elif reading[cell] == EMPTY and cover[cell] >= min_cover:
-            doubts[cell] = likeness(lab, cell, twin, cell_px) <= differs
+            doubts[cell] = likeness(patches, cell, twin) <= differs
     return doubts.reshape(GRID, GRID)
 
 
-def twin_art(lab: np.ndarray, cell_px: int, reading: Board, same: float, max_tint: float) -> np.ndarray:
+def twin_art(lab: np.ndarray, cell_px: int, patches: np.ndarray, reading: Board, same: float,
+             max_tint: float) -> np.ndarray:
     """(10, 10) True on the cards read '?' whose other printed copy, read empty, looks just
     the same (likeness ``same`` or more) and is of the same colour (mean a, b within
     ``max_tint``: a translucent chip tints the art it lies on): the cell holds the card's own
-    art, not a chip (all in the printed orientation). A chip hides or tints the art, and every
+    art, not a chip (all in the printed orientation, ``patches`` too). A chip hides or tints the art, and every
     card is printed twice alike, whatever the edition."""
     art = np.zeros(GRID * GRID, bool)
     for cell, twin in enumerate(TWIN):
         if twin >= 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
             tint = float(np.linalg.norm(centre_colour(lab, cell, cell_px)[1:] - centre_colour(lab, twin, cell_px)[1:]))
-            art[cell] = tint <= max_tint and likeness(lab, cell, twin, cell_px) >= same
+            art[cell] = tint <= max_tint and likeness(patches, cell, twin) >= same
     return art.reshape(GRID, GRID)
 
 
 def centre_colour(lab: np.ndarray, cell: int, cell_px: int) -> np.ndarray:
     """(3,) the mean Lab colour of a cell's centre, the part ``likeness`` compares."""
-    half = int(0.32 * cell_px)
+    half = int(CENTRE_HALF * cell_px)
     y, x = (int((k + 0.5) * cell_px) for k in divmod(cell, GRID))
     return lab[y - half : y + half, x - half : x + half].reshape(-1, lab.shape[-1]).mean(axis=0)
 

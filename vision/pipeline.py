@@ -30,8 +30,8 @@ from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_
                            polished_lattice)
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
-from vision.orient import (INK_EDGE_BAND, Orientation, find_orientation, foreign_to_card, ink_redness, picture_ink,
-                           register_lead, twin_art, twin_doubts)
+from vision.orient import (INK_EDGE_BAND, Orientation, centre_patches, find_orientation, foreign_to_card, ink_redness,
+                           picture_ink, register_lead, turned_patches, twin_art, twin_doubts, twin_orientation)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, chip_share, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
@@ -123,6 +123,22 @@ def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatur
     return find_orientation(*card_ink(prepared, reading, features, config))
 
 
+def twins_orientation_of(patches: np.ndarray, reading: Board) -> Orientation:
+    """``orient.twin_orientation`` over the cells read empty."""
+    return twin_orientation(patches, np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID))
+
+
+def printed_top(ink: Orientation, twins: Orientation, config: VisionConfig) -> tuple[int, bool]:
+    """The quarter turns to the printed top, and whether they are sure. Twins that clearly
+    look alike under one turn decide (two copies of a card are the same print in every
+    edition; ink colours move with the light); else the suits' and pictures' ink decides if
+    its lead is clear."""
+    if twins.margin >= config.min_twin_margin:
+        return twins.quarter_turns, True
+    return ink.quarter_turns, (ink.margin >= config.min_orientation_margin
+                               and ink.margin >= config.min_orientation_share * ink.votes)
+
+
 def printed_layout(prepared: PreparedBoard, reading: Board, features: CellFeatures,
                    config: VisionConfig) -> tuple[Orientation, float]:
     """The quarter turn the cards' ink likes best, and how much better (votes) the printed
@@ -139,25 +155,28 @@ def shows_printed_layout(orientation: Orientation, lead: float, config: VisionCo
     return orientation.margin >= config.min_confirm_margin_share * orientation.votes and lead > 0
 
 
-def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
-                           teams: tuple[str, ...], config: VisionConfig) -> Board:
+def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: CellFeatures, patches: np.ndarray,
+                           turns: int, teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``printed`` (the reading, printed top up) with '?' on the cells read empty whose disc
     shows a colour that their printed card cannot carry and, in a game with red chips, on the
-    red cards whose call their printed twin contradicts (``orient.twin_doubts``)."""
+    red cards whose call their printed twin contradicts (``orient.twin_doubts``; ``patches``
+    in the printed orientation)."""
     colour_cover = np.rot90(features.colour_cover, -turns)
     foreign = foreign_to_card(np.rot90(features.colour_lab, -turns), colour_cover, config.foreign_min_cover,
                               config.foreign_min_chroma, config.foreign_red_reach_deg)
     doubtful = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
     if "R" in teams:
-        doubtful |= twin_doubts(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, colour_cover,
-                                config.twin_same, config.twin_differs, config.twin_min_cover)
+        doubtful |= twin_doubts(patches, printed, colour_cover, config.twin_same, config.twin_differs,
+                                config.twin_min_cover)
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 
-def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, turns: int, config: VisionConfig) -> Board:
+def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: np.ndarray, turns: int,
+                           config: VisionConfig) -> Board:
     """``printed`` with the '?' read empty where their card's printed twin, read empty, looks
     just the same (``orient.twin_art``)."""
-    art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, printed, config.twin_art, config.twin_art_max_tint)
+    art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, patches, printed, config.twin_art,
+                   config.twin_art_max_tint)
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
@@ -475,16 +494,15 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
                                       "The calibration does not match this photo (another board, or the board was "
                                       "not found exactly): read without it. Calibrate again if the board or the "
                                       "camera changed."))
+    patches = centre_patches(prepared.lab, prepared.cell_px)
     sure_of_top = True
     if matched is not None:
         turns = matched.quarter_turns
     elif fit.oriented:
         turns = 0
     else:
-        orientation = orientation_of(prepared, reading, features, config)
-        turns = orientation.quarter_turns
-        sure_of_top = (orientation.margin >= config.min_orientation_margin
-                       and orientation.margin >= config.min_orientation_share * orientation.votes)
+        turns, sure_of_top = printed_top(orientation_of(prepared, reading, features, config),
+                                         twins_orientation_of(patches, reading), config)
         if not sure_of_top:
             if fit.earlier_top:  # the cards cannot tell: the top stays where the frame before had it
                 turns = 0
@@ -496,8 +514,9 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     timer.lap("orient")
     printed = turned(reading, turns)
     if sure_of_top:  # which card lies under each cell is known
-        printed = unknown_where_doubtful(printed, prepared, features, turns, teams, config)
-        printed = empty_where_twin_alike(printed, prepared, turns, config)
+        printed_patches = turned_patches(patches, turns)
+        printed = unknown_where_doubtful(printed, prepared, features, printed_patches, turns, teams, config)
+        printed = empty_where_twin_alike(printed, prepared, printed_patches, turns, config)
 
     printed, print_as_chips = print_taken_for_chips(printed)
     if print_as_chips:

@@ -4,8 +4,8 @@ import pytest
 
 from referee.board import Board
 from referee.cells import LAYOUT, cells_of
-from vision.orient import (PRINTED_FACE, PRINTED_RED, find_orientation, foreign_to_card, ink_redness, picture_ink,
-                          twin_art, twin_doubts)
+from vision.orient import (PRINTED_FACE, PRINTED_RED, centre_patches, find_orientation, foreign_to_card, ink_redness,
+                          picture_ink, turned_patches, twin_art, twin_doubts, twin_orientation)
 from vision.pipeline import card_ink
 from vision.read_cells import PreparedBoard, measure_cells, prepare
 from vision.config import VisionConfig
@@ -168,13 +168,14 @@ PLAIN_TWIN = np.where(np.arange(100) == ITS_TWIN, 0.0, 1.0).reshape(10, 10)  # t
 ], ids=["chip like twin", "chip unlike twin", "empty unlike plain twin", "both coloured", "empty like twin",
         "twin covered"])
 def test_a_red_card_is_doubted_where_its_printed_twin_contradicts_the_call(lab, calls, cover, doubted):
-    doubts = twin_doubts(lab, SIDE, reading_with(calls), cover, 0.8, 0.3, 0.5)
+    doubts = twin_doubts(centre_patches(lab, SIDE), reading_with(calls), cover, 0.8, 0.3, 0.5)
     assert set(np.flatnonzero(doubts)) == doubted
 
 
 def test_black_cards_are_never_doubted_by_their_twin():
     spade, _ = cells_of("AS")
-    assert not twin_doubts(board_with_art(), SIDE, reading_with({spade: "R"}), COVERED, 0.8, 0.3, 0.5).any()
+    assert not twin_doubts(centre_patches(board_with_art(), SIDE), reading_with({spade: "R"}), COVERED, 0.8, 0.3,
+                           0.5).any()
 
 
 def tinted(lab: np.ndarray, cell: int) -> np.ndarray:
@@ -199,4 +200,35 @@ SPADE, SPADES_TWIN = cells_of("AS")
     (board_with_art(), {ACE_OF_HEARTS: "R"}, set()),  # only '?' is settled here
 ], ids=["like empty twin", "black card", "chip unlike twin", "translucent chip", "twin unread", "not a ?"])
 def test_a_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, calls, art):
-    assert set(np.flatnonzero(twin_art(lab, SIDE, reading_with(calls), 0.9, 15.0))) == art
+    assert set(np.flatnonzero(twin_art(lab, SIDE, centre_patches(lab, SIDE), reading_with(calls), 0.9, 15.0))) == art
+
+
+ALL_CARDS = np.ones((10, 10), bool)
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_the_printed_top_is_where_the_cards_printed_twice_look_alike(turns):
+    seen = np.ascontiguousarray(np.rot90(board_with_art(), turns))  # turned counter-clockwise, as a camera saw it
+    orientation = twin_orientation(centre_patches(seen, SIDE), ALL_CARDS)
+    assert orientation.quarter_turns == turns and orientation.votes == 48
+    assert orientation.margin > 40  # every pair alike one way, none another
+
+
+def test_twins_under_chips_do_not_vote():
+    with_chips = board_with_art()
+    for cell in range(100):
+        if cell not in (ACE_OF_HEARTS, ITS_TWIN):
+            with_chips = with_chip(with_chips, cell)
+    voting = np.zeros(100, bool)
+    voting[[ACE_OF_HEARTS, ITS_TWIN]] = True
+    orientation = twin_orientation(centre_patches(with_chips, SIDE), voting.reshape(10, 10))
+    assert orientation.quarter_turns == 0 and orientation.votes == 1 and orientation.margin < 1.5
+
+
+def test_the_twins_likeness_does_not_change_when_the_board_turns():
+    lab = board_with_art()
+    reading = reading_with({ACE_OF_HEARTS: "R"})
+    seen = np.ascontiguousarray(np.rot90(lab, 1))  # read from the side: the patches of the turned board serve
+    printed_patches = turned_patches(centre_patches(seen, SIDE), 1)
+    assert np.array_equal(twin_doubts(printed_patches, reading, COVERED, 0.8, 0.3, 0.5),
+                          twin_doubts(centre_patches(lab, SIDE), reading, COVERED, 0.8, 0.3, 0.5))
