@@ -212,9 +212,11 @@ class VisionConfig:
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour
     min_orientation_margin: float = 6.0  # fewer votes' lead than this: the side is not certain
     min_orientation_share: float = 0.25  # nor a lead under this share of the cards that voted
-    # the turn under which the cards printed twice look most alike decides when it leads the next by
-    # this many pairs' likeness (orient.twin_orientation). Dev seeds 4242, 5151, 6161, 603 boards whose
-    # turn is clear: a wrong turn led by up to 2.9; from 4 on, none turned and two the ink could not tell set right
+    # where the ink is not sure, the turn under which the cards printed twice look most alike decides
+    # when it leads the next by this many pairs' likeness (orient.twin_orientation). Dev seeds 4242,
+    # 5151, 6161, 603 boards whose turn is clear: a wrong turn led by up to 2.9; from 4 on, none
+    # turned and two the ink could not tell set right (fresh seed 20261203: a wrong turn led by 4.7,
+    # on cards of little art, where the ink was sure)
     min_twin_margin: float = 4.0
     # a cell read empty whose disc shows a colour its printed card cannot carry is '?'
     # (orient.foreign_to_card): a translucent or dull chip taken for art
@@ -226,7 +228,8 @@ class VisionConfig:
     twin_same: float = 0.8  # a red chip read where the twin looks this alike is art
     twin_differs: float = 0.3  # a coloured disc read empty where the twin looks this little alike is a chip ...
     twin_min_cover: float = 0.5  # ... when this much of the disc is one colour
-    # a card read '?' whose empty twin looks this alike is empty (a red chip on a red card whose twin
-    # held one read empty: 0.875, dev 6161/6) ...
-    twin_art: float = 0.9
+    # a card read '?' whose empty twin looks this alike is empty. Dev seeds 4242/5151/6161, 1,366 '?'
+    # with an empty twin: from 0.75 to 0.9, 37 cards all empty; over 0.6 one chip (6161/172, 0.895:
+    # its twin held a chip too, read empty; once before 6161/6, 0.875) ...
+    twin_art: float = 0.75
     twin_art_max_tint: float = 15.0  # ... and is of the same colour (a, b; empties on dev seeds: 12 at most)

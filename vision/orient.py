@@ -5,7 +5,7 @@ vote, and none needs to know the artwork:
 
 * the twins: every card but the jacks is printed twice, the same print in every edition;
   turned right, the two copies look alike, turned wrong, every pair is two different cards
-  (``twin_orientation``: it decides where it is clear, the ink does elsewhere);
+  (``twin_orientation``: it decides where the ink below is not sure and it is clear);
 * red suits (hearts, diamonds) against black suits (spades, clubs): every visible card
   votes with the colour of its ink;
 * the 16 queens and kings: a face card's picture is colourful (blue and yellow ink), a
