@@ -229,7 +229,7 @@ class VisionConfig:
     twin_differs: float = 0.3  # a coloured disc read empty where the twin looks this little alike is a chip ...
     twin_min_cover: float = 0.5  # ... when this much of the disc is one colour
     # a card read '?' whose empty twin looks this alike is empty. Dev seeds 4242/5151/6161, 1,366 '?'
-    # with an empty twin: from 0.75 to 0.9, 37 cards all empty; over 0.6 one chip (6161/172, 0.895:
-    # its twin held a chip too, read empty; once before 6161/6, 0.875) ...
+    # with an empty twin: from 0.75 to 0.9, 37 empty cards and one chip (6161/172, 0.895: its twin
+    # held a chip too, read empty; once before 6161/6, 0.875), from 0.6 no other chip ...
     twin_art: float = 0.75
     twin_art_max_tint: float = 15.0  # ... and is of the same colour (a, b; empties on dev seeds: 12 at most)
