@@ -17,7 +17,7 @@ Chips and hidden cells abstain.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -182,6 +182,8 @@ def turned_patches(patches: np.ndarray, quarter_turns: int) -> np.ndarray:
 
 def likeness(patches: np.ndarray, cell: int, other: int) -> float:
     return float(pair_likeness(patches, np.array([cell]), np.array([other]))[0])
+
+
 # each card printed twice, once: (cell, twin) with cell < twin, in the printed orientation
 _TWIN_PAIRS = np.array([(cell, twin) for cell, twin in enumerate(TWIN) if twin > cell])
 
@@ -210,35 +212,36 @@ def _red_cards_with_empty_twin(reading: Board) -> Iterator[tuple[int, int]]:
             yield cell, twin
 
 
-def twin_doubts(patches: np.ndarray, reading: Board, colour_cover: np.ndarray, same: float,
+def twin_doubts(patches: Callable[[], np.ndarray], reading: Board, colour_cover: np.ndarray, same: float,
                 differs: float, min_cover: float) -> np.ndarray:
     """(10, 10) True on the red cards whose call the card's other printed copy contradicts
-    (all in the printed orientation, ``patches`` too: ``turned_patches``). A red chip and red suit ink (an ace's big heart) look
-    alike, but every card is printed twice with the same art: a red chip read where the
+    (all in the printed orientation, ``patches`` too: ``turned_patches``, asked for only where
+    a pair is compared). A red chip and red suit ink (an ace's big heart) look alike, but every card is printed twice with the same art: a red chip read where the
     twin, read empty, looks the same (likeness ``same`` or more) is art, and a coloured disc
     read as empty art where the empty twin looks different (``differs`` or less) is a chip."""
     doubts = np.zeros(GRID * GRID, bool)
     cover = colour_cover.reshape(-1)
     for cell, twin in _red_cards_with_empty_twin(reading):
         if reading[cell] == "R":
-            doubts[cell] = likeness(patches, cell, twin) >= same
+            doubts[cell] = likeness(patches(), cell, twin) >= same
         elif reading[cell] == EMPTY and cover[cell] >= min_cover:
-            doubts[cell] = likeness(patches, cell, twin) <= differs
+            doubts[cell] = likeness(patches(), cell, twin) <= differs
     return doubts.reshape(GRID, GRID)
 
 
-def twin_art(lab: np.ndarray, cell_px: int, patches: np.ndarray, reading: Board, same: float,
+def twin_art(lab: np.ndarray, cell_px: int, patches: Callable[[], np.ndarray], reading: Board, same: float,
              max_tint: float) -> np.ndarray:
     """(10, 10) True on the cards read '?' whose other printed copy, read empty, looks just
     the same (likeness ``same`` or more) and is of the same colour (mean a, b within
     ``max_tint``: a translucent chip tints the art it lies on): the cell holds the card's own
-    art, not a chip (all in the printed orientation, ``patches`` too). A chip hides or tints the art, and every
+    art, not a chip (all in the printed orientation, ``patches`` too, as for ``twin_doubts``). A chip hides or
+    tints the art, and every
     card is printed twice alike, whatever the edition."""
     art = np.zeros(GRID * GRID, bool)
     for cell, twin in enumerate(TWIN):
         if twin >= 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
             tint = float(np.linalg.norm(centre_colour(lab, cell, cell_px)[1:] - centre_colour(lab, twin, cell_px)[1:]))
-            art[cell] = tint <= max_tint and likeness(patches, cell, twin) >= same
+            art[cell] = tint <= max_tint and likeness(patches(), cell, twin) >= same
     return art.reshape(GRID, GRID)
 
 

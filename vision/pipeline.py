@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from itertools import chain
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache, partial
 from pathlib import Path
 
 import cv2
@@ -128,16 +128,18 @@ def twins_orientation_of(patches: np.ndarray, reading: Board) -> Orientation:
     return twin_orientation(patches, np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID))
 
 
-def printed_top(ink: Orientation, twins: Orientation, config: VisionConfig) -> tuple[int, bool]:
+def printed_top(ink: Orientation, twins: Callable[[], Orientation], config: VisionConfig) -> tuple[int, bool]:
     """The quarter turns to the printed top, and whether they are sure. The suits' and
     pictures' ink decides where its lead is clear; else twins that clearly look alike under
-    one turn do (two copies of a card are the same print in every edition). Not the other way
-    round: on cards with little art, twins led a wrong turn by 4.7 pairs (fresh seed
-    20261203, photo 119) where the ink was sure and right."""
-    ink_sure = ink.margin >= config.min_orientation_margin and ink.margin >= config.min_orientation_share * ink.votes
-    if not ink_sure and twins.margin >= config.min_twin_margin:
-        return twins.quarter_turns, True
-    return ink.quarter_turns, ink_sure
+    one turn do (two copies of a card are the same print in every edition; asked for only
+    then). Not the other way round: on cards with little art, twins led a wrong turn by 4.7
+    pairs (fresh seed 20261203, photo 119) where the ink was sure and right."""
+    if ink.margin >= config.min_orientation_margin and ink.margin >= config.min_orientation_share * ink.votes:
+        return ink.quarter_turns, True
+    by_twins = twins()
+    if by_twins.margin >= config.min_twin_margin:
+        return by_twins.quarter_turns, True
+    return ink.quarter_turns, False
 
 
 def printed_layout(prepared: PreparedBoard, reading: Board, features: CellFeatures,
@@ -156,12 +158,12 @@ def shows_printed_layout(orientation: Orientation, lead: float, config: VisionCo
     return orientation.margin >= config.min_confirm_margin_share * orientation.votes and lead > 0
 
 
-def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: CellFeatures, patches: np.ndarray,
-                           turns: int, teams: tuple[str, ...], config: VisionConfig) -> Board:
+def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Callable[[], np.ndarray], turns: int,
+                           teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``printed`` (the reading, printed top up) with '?' on the cells read empty whose disc
     shows a colour that their printed card cannot carry and, in a game with red chips, on the
     red cards whose call their printed twin contradicts (``orient.twin_doubts``; ``patches``
-    in the printed orientation)."""
+    in the printed orientation, as ``orient.turned_patches``)."""
     colour_cover = np.rot90(features.colour_cover, -turns)
     foreign = foreign_to_card(np.rot90(features.colour_lab, -turns), colour_cover, config.foreign_min_cover,
                               config.foreign_min_chroma, config.foreign_red_reach_deg)
@@ -172,13 +174,24 @@ def unknown_where_doubtful(printed: Board, prepared: PreparedBoard, features: Ce
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 
-def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: np.ndarray, turns: int,
+def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Callable[[], np.ndarray], turns: int,
                            config: VisionConfig) -> Board:
     """``printed`` with the '?' read empty where their card's printed twin, read empty, looks
     just the same (``orient.twin_art``)."""
     art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, patches, printed, config.twin_art,
                    config.twin_art_max_tint)
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
+
+
+def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeatures, patches: Callable[[], np.ndarray],
+                  turns: int, teams: tuple[str, ...], config: VisionConfig) -> Board:
+    """``printed`` (the reading, printed top up, the board ``turns`` quarter turns from it)
+    checked against the card under each cell: '?' where the print doubts a call
+    (``unknown_where_doubtful``), empty where a '?' card looks like its empty twin
+    (``empty_where_twin_alike``). ``patches``: ``orient.centre_patches`` in the printed
+    orientation, cut only when asked for."""
+    printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
+    return empty_where_twin_alike(printed, prepared, patches, turns, config)
 
 
 def print_taken_for_chips(board: Board) -> tuple[Board, bool]:
@@ -495,7 +508,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
                                       "The calibration does not match this photo (another board, or the board was "
                                       "not found exactly): read without it. Calibrate again if the board or the "
                                       "camera changed."))
-    patches = centre_patches(prepared.lab, prepared.cell_px)
+    # cut once, and only where a twin is compared (a few ms a board)
+    patches = cache(partial(centre_patches, prepared.lab, prepared.cell_px))
     sure_of_top = True
     if matched is not None:
         turns = matched.quarter_turns
@@ -503,7 +517,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         turns = 0
     else:
         turns, sure_of_top = printed_top(orientation_of(prepared, reading, features, config),
-                                         twins_orientation_of(patches, reading), config)
+                                         lambda: twins_orientation_of(patches(), reading), config)
         if not sure_of_top:
             if fit.earlier_top:  # the cards cannot tell: the top stays where the frame before had it
                 turns = 0
@@ -515,9 +529,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     timer.lap("orient")
     printed = turned(reading, turns)
     if sure_of_top:  # which card lies under each cell is known
-        printed_patches = turned_patches(patches, turns)
-        printed = unknown_where_doubtful(printed, prepared, features, printed_patches, turns, teams, config)
-        printed = empty_where_twin_alike(printed, prepared, printed_patches, turns, config)
+        printed = read_by_print(printed, prepared, features, cache(lambda: turned_patches(patches(), turns)), turns,
+                                teams, config)
 
     printed, print_as_chips = print_taken_for_chips(printed)
     if print_as_chips:

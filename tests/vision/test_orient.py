@@ -168,13 +168,13 @@ PLAIN_TWIN = np.where(np.arange(100) == ITS_TWIN, 0.0, 1.0).reshape(10, 10)  # t
 ], ids=["chip like twin", "chip unlike twin", "empty unlike plain twin", "both coloured", "empty like twin",
         "twin covered"])
 def test_a_red_card_is_doubted_where_its_printed_twin_contradicts_the_call(lab, calls, cover, doubted):
-    doubts = twin_doubts(centre_patches(lab, SIDE), reading_with(calls), cover, 0.8, 0.3, 0.5)
+    doubts = twin_doubts(lambda: centre_patches(lab, SIDE), reading_with(calls), cover, 0.8, 0.3, 0.5)
     assert set(np.flatnonzero(doubts)) == doubted
 
 
 def test_black_cards_are_never_doubted_by_their_twin():
     spade, _ = cells_of("AS")
-    assert not twin_doubts(centre_patches(board_with_art(), SIDE), reading_with({spade: "R"}), COVERED, 0.8, 0.3,
+    assert not twin_doubts(lambda: centre_patches(board_with_art(), SIDE), reading_with({spade: "R"}), COVERED, 0.8, 0.3,
                            0.5).any()
 
 
@@ -200,7 +200,7 @@ SPADE, SPADES_TWIN = cells_of("AS")
     (board_with_art(), {ACE_OF_HEARTS: "R"}, set()),  # only '?' is settled here
 ], ids=["like empty twin", "black card", "chip unlike twin", "translucent chip", "twin unread", "not a ?"])
 def test_a_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, calls, art):
-    assert set(np.flatnonzero(twin_art(lab, SIDE, centre_patches(lab, SIDE), reading_with(calls), 0.9, 15.0))) == art
+    assert set(np.flatnonzero(twin_art(lab, SIDE, lambda: centre_patches(lab, SIDE), reading_with(calls), 0.9, 15.0))) == art
 
 
 ALL_CARDS = np.ones((10, 10), bool)
@@ -230,5 +230,5 @@ def test_the_twins_likeness_does_not_change_when_the_board_turns():
     reading = reading_with({ACE_OF_HEARTS: "R"})
     seen = np.ascontiguousarray(np.rot90(lab, 1))  # read from the side: the patches of the turned board serve
     printed_patches = turned_patches(centre_patches(seen, SIDE), 1)
-    assert np.array_equal(twin_doubts(printed_patches, reading, COVERED, 0.8, 0.3, 0.5),
-                          twin_doubts(centre_patches(lab, SIDE), reading, COVERED, 0.8, 0.3, 0.5))
+    assert np.array_equal(twin_doubts(lambda: printed_patches, reading, COVERED, 0.8, 0.3, 0.5),
+                          twin_doubts(lambda: centre_patches(lab, SIDE), reading, COVERED, 0.8, 0.3, 0.5))

@@ -32,6 +32,11 @@ CONFIG = VisionConfig()
 TWINS_UNSURE = Orientation(0, 0.5, 3)  # too few cards printed twice show
 
 
+def true_fit(label: dict, scale: float) -> GridFit:
+    """The grid where a photo's label puts it (``scale``: the decoding's), as a locator's fit."""
+    return GridFit(lattice_xy=lattice_from_corners(np.float32(label["corners_px"]) / scale), score=1.0)
+
+
 @pytest.mark.parametrize("margin, votes, warned", [(4.0, 10, True), (12.0, 80, True), (40.0, 80, False)])
 def test_a_small_lead_for_one_side_is_a_warning(monkeypatch, margin, votes, warned):
     monkeypatch.setattr("vision.pipeline.orientation_of", lambda *args: Orientation(0, margin, votes))
@@ -191,16 +196,24 @@ def test_a_grid_a_quarter_of_a_cell_off_is_read_on_the_card_centres():
     assert analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells == truth
 
 
-def test_a_polish_that_reads_worse_than_the_grid_as_located_is_not_kept():
-    """Dev photo 5151/30: cards printed with their index at one side; the card centres pull
-    the grid a third of a cell off them, which reads '?' and wrong chips. Read against the
-    grid as located, the polish is dropped and the board reads exactly."""
-    photo = render_one(5151, 30)
-    decoded = decode_image(photo.jpeg, CONFIG, "photo")
-    truth = "".join(photo.label["grid"])
-    unchecked = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, polish_checked_move=99.0))
-    assert sum(read != true for read, true in zip(unchecked.board.cells, truth)) > 5
-    assert analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells == truth
+def test_a_polish_that_reads_worse_than_the_grid_as_located_is_not_kept(monkeypatch):
+    """On cards printed with their index at one side the card centres can pull a right grid a
+    third of a cell off them (dev photo 5151/30), which reads '?' and wrong chips. Such a
+    polish is stood in for here, so that the check is tested whatever the polish does on this
+    CPU: read against the grid as located, it is dropped and the board reads exactly."""
+    path = default_sample()
+    label = json.loads(path.with_suffix(".json").read_text())
+    decoded = decode_image(path.read_bytes(), CONFIG, "photo")
+    located = true_fit(label, decoded.scale)
+    monkeypatch.setattr(pipeline, "polished_lattice", lambda lattice_xy, *_: shifted_lattice(lattice_xy, (0.3, 0.3)))
+    truth = "".join(label["grid"])
+
+    def misread(config: VisionConfig) -> int:
+        board = analyze_image(decoded.image_bgr, label["teams"], config, locate=lambda *_: located).board
+        return sum(read != true for read, true in zip(board.cells, truth))
+
+    assert misread(replace(CONFIG, polish_checked_move=99.0)) > 5
+    assert misread(CONFIG) == 0
 
 
 def test_a_frame_is_read_where_the_grid_lay_in_the_frame_before_without_a_search(monkeypatch):
@@ -240,7 +253,7 @@ def test_a_frame_whose_cards_cannot_tell_the_top_keeps_the_top_of_the_frame_befo
     (Orientation(1, 40.0, 80), Orientation(2, 6.0, 10), (1, True)),  # cards of little art: twins alike by chance
 ], ids=["ink clear", "neither clear", "twins clear", "ink over twins"])
 def test_the_printed_top_is_decided_by_the_ink_where_it_is_clear_else_by_the_twins(ink, twins, decided):
-    assert pipeline.printed_top(ink, twins, CONFIG) == decided
+    assert pipeline.printed_top(ink, lambda: twins, CONFIG) == decided
 
 
 def test_a_board_whose_ink_cannot_tell_the_top_is_turned_by_its_twins():
@@ -258,16 +271,20 @@ def test_a_board_whose_ink_cannot_tell_the_top_is_turned_by_its_twins():
     assert all(read in (UNKNOWN, true) for read, true in zip(by_twins.board.cells, truth))
 
 
-def test_cards_unsure_but_like_their_empty_twin_are_read_empty():
-    """Dev photo 4242/149: blur and glare leave cards '?' whose empty twins look like them to a
-    likeness of 0.75 to 0.9 (``twin_art``): they are read empty, and rightly."""
-    photo = render_one(4242, 149)
+@pytest.mark.parametrize("index", [37, 67, 120])
+def test_cards_unsure_but_like_their_empty_twin_are_read_empty(index):
+    """Dev photos 4242/37, 67 and 120 (read on their true grid: the locator's fit differs from
+    CPU to CPU): a card left '?' whose empty twin looks like it to a likeness of 0.75 to 0.9
+    (``twin_art``) is read empty, and rightly."""
+    photo = render_one(4242, index)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
-    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, twin_art=0.9)).board.cells
-    read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells
+    located = true_fit(photo.label, decoded.scale)
+    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, twin_art=0.9),
+                           locate=lambda *_: located).board.cells
+    read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG, locate=lambda *_: located).board.cells
     settled = [cell for cell, (before, after) in enumerate(zip(strict, read)) if before != after]
-    assert len(settled) >= 3 and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] == EMPTY for cell in settled)
+    assert settled and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] == EMPTY for cell in settled)
 
 
 def test_a_live_camera_keeps_looking_where_the_grid_was_found_until_it_moves():
