@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -42,7 +43,9 @@ from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionError, VisionWarning, VisionWarningKind
 from vision.locate import Candidate, GridFit, fit_near
-from vision.pipeline import Analysis, analyze_image, read_rectified, rectified_board, second_looks, turned
+from vision.orient import centre_patches
+from vision.pipeline import (Analysis, analyze_image, read_by_print, read_rectified, rectified_board, second_looks,
+                             turned)
 from vision.profile import Profile
 from vision.warp import GRID, outer_corners, rotate_lattice
 
@@ -57,8 +60,13 @@ class TrackConfig:
 
     stable_s: float = 0.5  # a new reading must hold this long (source time) to be accepted
     stable_frames: int = 3  # ... and over at least this many frames looked at
+    max_doubts_per_call: float = 2.0  # frames read ? in between count as no reading, up to this many per clear one
     same_move_s: float = 0.3  # changes first seen within this of each other belong to one move
     unsure_s: float = 2.0  # a change read as ? is let go (the reference takes it) after this long
+    revisit_every_s: float = 0.3  # the board at rest: its ? cells are read again this often
+    reveal_s: float = 1.5  # ... and one read alike this long, its picture unchanged, is taken as read
+    reveal_frames: int = 5  # ... in at least this many readings
+    reveal_max_doubts: float = 0.25  # ... with at most this many read ? per clear one: a wrong reveal is a wrong call
     still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
     stuck_s: float = 3.0  # read afresh this long yet unlike the reference: the picture at rest is taken as it is
     thumb_cell_px: int = 12  # thumbnail pixels per cell
@@ -85,6 +93,44 @@ class TrackConfig:
     min_cells_read: int = 40  # ... over at least this many cells that are not ?
     recurring_locates: int = 2  # a fit the verdict turned down, found this many locatings in a row, is read
     min_weak_fit_chips: int = 30  # ... and taken if this many chips lie on it
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A changed cell's reading, frame after frame: the last clear call (or ? while there was
+    none), since when and in how many frames it was read, and how many frames since then read
+    ? (glare, a blurred frame: the reader abstains, which does not contradict the call).
+
+    >>> Pending.first("B", 1.0).seen("?", 1.1).seen("B", 1.2)
+    Pending(symbol='B', since=1.0, frames=2, doubts=1)
+    >>> Pending.first("B", 1.0).seen("G", 1.1)
+    Pending(symbol='G', since=1.1, frames=1, doubts=0)
+    """
+
+    symbol: str
+    since: float
+    frames: int
+    doubts: int = 0
+
+    @staticmethod
+    def first(symbol: str, t: float) -> Pending:
+        return Pending(symbol, t, 1)
+
+    def seen(self, symbol: str, t: float) -> Pending:
+        if symbol == self.symbol:
+            return replace(self, frames=self.frames + 1)
+        if symbol == UNKNOWN:
+            return replace(self, doubts=self.doubts + 1)
+        return Pending.first(symbol, t)
+
+    def call(self, max_doubts_per_call: float) -> str:
+        """The clear call, or ? where the frames read ? outnumber it too far."""
+        return self.symbol if self.doubts <= max_doubts_per_call * self.frames else UNKNOWN
+
+    def settled(self, t: float, track: TrackConfig) -> bool:
+        """Read alike long enough and in enough frames (those read ? count for a ? only)."""
+        frames = self.frames if self.call(track.max_doubts_per_call) != UNKNOWN else self.frames + self.doubts
+        return t - self.since >= track.stable_s and frames >= track.stable_frames
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +266,7 @@ class Tracker:
         self.lost = False
         self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
         self._quiet_unknown: set[int] = set()  # cells read ? whose picture the reference shows as read
-        self._pending: dict[int, tuple[str, float, int]] = {}  # cell: (reading, since, frames)
+        self._pending: dict[int, Pending] = {}  # the changed cells' readings
         self._doubt_since: float | None = None
         self._previous: np.ndarray | None = None  # the last thumbnail, to tell a still picture from motion
         self._still_since = 0.0
@@ -229,6 +275,8 @@ class Tracker:
         self._fresh_since: float | None = None  # when the reading afresh began
         self._first_fit: Analysis | None = None  # the last board located before one is taken
         self._weak: list[np.ndarray] = []  # the same fit turned down by the verdict, locating after locating
+        self._revisits: dict[int, Pending] = {}  # the ? cells' readings at rest since their picture last changed
+        self._last_revisit = -np.inf
         self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
 
@@ -244,6 +292,8 @@ class Tracker:
             self._still_since = t
         self._previous = thumb
         grid_changed = change[1:-1, 1:-1] > self.track.cell_change
+        for c in np.flatnonzero(change[1:-1, 1:-1] > self.track.faint_change):
+            self._revisits.pop(int(c), None)  # its picture changed: what was read of it no longer holds
         if grid_changed.mean() > self.track.doubt_share or (grid_changed.any() and self._shifted(thumb)):
             return self._doubt(frame_bgr, t, frame)
         events = []
@@ -283,14 +333,14 @@ class Tracker:
                 blend = REST_BLEND * ~block_pixels(np.pad(faint, 1), cell_px)
                 self.reference += blend[..., None] * (thumb - self.reference)
                 self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
-                return events
+                return events + self._revisit(frame_bgr, t, frame)
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
         arrived = self._arrived(grid_changed.reshape(-1), change[1:-1, 1:-1].reshape(-1))
         if self.fresh:  # a ? card read at rest as the reference shows it: a strong change there later is new
             quiet = change[1:-1, 1:-1].reshape(-1) < self.track.cell_change
-            self._quiet_unknown |= {c for c, (symbol, since, frames) in self._pending.items()
-                                    if symbol == UNKNOWN and self.board.cells[c] == UNKNOWN and quiet[c]
-                                    and t - since >= self.track.stable_s and frames >= self.track.stable_frames}
+            self._quiet_unknown |= {c for c, pending in self._pending.items()
+                                    if pending.call(self.track.max_doubts_per_call) == UNKNOWN
+                                    and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still,
                                        arrived)
 
@@ -330,26 +380,25 @@ class Tracker:
         reading = self.read(frame_bgr, arrived)
         pending = {}
         for c in map(int, cells):
-            symbol = reading.cells[c]
             old = self._pending.get(c)
-            pending[c] = (symbol, old[1], old[2] + 1) if old and old[0] == symbol else (symbol, t, 1)
+            pending[c] = old.seen(reading.cells[c], t) if old else Pending.first(reading.cells[c], t)
         self._pending = pending
-        settled = {c: symbol for c, (symbol, since, frames) in pending.items()
-                   if t - since >= self.track.stable_s and frames >= self.track.stable_frames}
+        calls = {c: p.call(self.track.max_doubts_per_call) for c, p in pending.items()}
+        settled = {c: calls[c] for c, p in pending.items() if p.settled(t, self.track)}
         new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
         # a cell the board holds as ? now read (glare gone, a hand's shadow gone) is no move
         revealed = {c: s for c, s in new.items() if self.board.cells[c] == UNKNOWN and c not in arrived}
         moved = {c: s for c, s in new.items() if c not in revealed}
         # one move's changes appear together; a later one (a move seen late) waits its turn
-        first = min((pending[c][1] for c in moved), default=t)
-        changes = {c: s for c, s in moved.items() if pending[c][1] - first <= self.track.same_move_s}
-        waiting = [c for c, (s, since, _) in pending.items() if c not in settled
-                   and s not in (UNKNOWN, self.board.cells[c]) and since - first <= self.track.same_move_s]
+        first = min((pending[c].since for c in moved), default=t)
+        changes = {c: s for c, s in moved.items() if pending[c].since - first <= self.track.same_move_s}
+        waiting = [c for c, p in pending.items() if c not in settled
+                   and calls[c] not in (UNKNOWN, self.board.cells[c]) and p.since - first <= self.track.same_move_s]
         if waiting:
             return []  # a change of the same move still settling: accept them together
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
-                      and (settled[c] != UNKNOWN or (not covered and t - pending[c][1] >= self.track.unsure_s))]
+                      and (settled[c] != UNKNOWN or (not covered and t - pending[c].since >= self.track.unsure_s))]
         if covered and not still:
             revealed = {}
         if covered:
@@ -373,6 +422,31 @@ class Tracker:
         self.board = Board("".join(cells_now))
         return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board)]
 
+    def _revisit(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
+        """The board at rest: its ? cells are read again every ``revisit_every_s``, and one
+        read as the same chip for ``reveal_s`` while its picture stayed as it was is taken as
+        read, no move (the first reading doubted it, or glare lay on it that the light has
+        moved off): a sequence through it counts.
+        A cell whose picture changed, or a view that moved, starts over: a chip placed on a ?
+        card is the tracker's to see as a move, never revealed."""
+        assert self.board is not None
+        unknown = [c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN]
+        if not unknown or t - self._last_revisit < self.track.revisit_every_s:
+            return []
+        self._last_revisit = t
+        reading = self.read(frame_bgr)
+        self._revisits = {c: self._revisits[c].seen(reading.cells[c], t) if c in self._revisits
+                          else Pending.first(reading.cells[c], t) for c in unknown}
+        calls = {c: pending.call(self.track.reveal_max_doubts) for c, pending in self._revisits.items()}
+        # a chip only: a card held as ? costs nothing, where a pale chip read empty at rest was revealed so
+        clear = {c: calls[c] for c, pending in self._revisits.items()
+                 if calls[c] in self.teams and t - pending.since >= self.track.reveal_s
+                 and pending.frames >= self.track.reveal_frames}
+        if not clear:
+            return []
+        self.board = Board("".join(clear.get(c, symbol) for c, symbol in enumerate(self.board.cells)))
+        return [TrackEvent(BOARD_CHANGED, t, frame, self.board)]
+
     def _take_reference(self, thumb: np.ndarray, cells: list[int]) -> None:
         """The reference takes the current picture of these cells: they are settled."""
         assert self.reference is not None
@@ -390,8 +464,11 @@ class Tracker:
         cells an unsure reading goes by the chip's colour (``read_cells.classify``)."""
         assert self.lattice is not None
         self.reads += 1
-        return read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px), self.teams,
-                              self.config, arrived)[2]
+        prepared, features, reading = read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px),
+                                                     self.teams, self.config, arrived)
+        # the lattice is in the printed orientation: each cell's card is known, as is its twin's
+        return read_by_print(reading, prepared, features, cache(partial(centre_patches, prepared.lab, prepared.cell_px)),
+                             0, self.teams, self.config)
 
     def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
         self._last_locate = t
@@ -516,14 +593,14 @@ class Tracker:
             if changed.mean() > self.track.doubt_share:
                 return False
         self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
-        self._quiet_unknown = set()
+        self._quiet_unknown, self._revisits = set(), {}
         self.fresh = self.board is not analysis.board
         return True
 
     def _doubt(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
         """Most of the board looks different: hands all over it, or the camera moved."""
         assert self.lattice is not None
-        self._pending = {}
+        self._pending, self._revisits = {}, {}
         if self._doubt_since is None:
             self._doubt_since = t
         events = []
@@ -592,7 +669,7 @@ class Tracker:
         # the reference stays: it shows the board at rest, where this picture may show a hand;
         # where the two still differ much, every cell is read afresh
         self.lattice, self._previous, self._pending = lattice, thumb, {}
-        self._quiet_unknown = set()
+        self._quiet_unknown, self._revisits = set(), {}
         self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
         return True
 

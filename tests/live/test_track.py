@@ -343,3 +343,57 @@ def test_a_chip_that_changes_its_card_only_faintly_is_read_not_blended_away(demo
     for k in range(1, 30):
         tracker.feed(pale_chip, k / 10, k)
     assert (tracker.board[where] == "B") == noticed
+
+
+@pytest.mark.parametrize("max_doubts_per_call, seen", [(TrackConfig().max_doubts_per_call, True), (0.0, False)])
+def test_a_move_read_unknown_in_every_other_frame_is_seen(demo, monkeypatch, max_doubts_per_call, seen) -> None:
+    """Glare or blur make the reader abstain on a new chip one frame in two: the frames read ?
+    do not contradict the call, so the move settles. Counted against it, it never does."""
+    frames, label = demo
+    follower = Follower(2, track=replace(TrackConfig(), max_doubts_per_call=max_doubts_per_call))
+    tracker = follower.tracker
+    read = tracker.read
+    calls = itertools.count()
+
+    def flickering(frame_bgr, arrived=()):
+        reading = read(frame_bgr, arrived)
+        if next(calls) % 2 or tracker.board is None:
+            return reading
+        return Board("".join("?" if new != old else new for new, old in zip(reading.cells, tracker.board.cells)))
+
+    monkeypatch.setattr(tracker, "read", flickering)
+    lines = [line for k, frame in enumerate(frames) for line in follower.feed(frame, k / label["fps"], k)]
+    first = next(e for e in label["events"] if e["type"] == "placed")
+    assert ((first["team"], first["cell"]) in [(line["team"], line["cell"]) for line in lines]) == seen
+
+
+def _resting_with_unknown(frames: list[np.ndarray]) -> tuple[Tracker, Board, list[int]]:
+    """A tracker on the demo's first frame whose board holds four chips and an empty card as ?
+    (the first reading doubted them), and the board as it really reads."""
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    doubted = [c for c, symbol in enumerate(board.cells) if symbol in "BG"][:4] + [board.cells.index(".")]
+    tracker.board = Board("".join("?" if c in doubted else symbol for c, symbol in enumerate(board.cells)))
+    return tracker, board, doubted
+
+
+def test_chips_held_as_unknown_on_a_resting_board_are_taken_once_read_alike_for_long(demo) -> None:
+    """Not the empty card: a pale chip read empty at rest would be revealed wrongly, and a card
+    held as ? costs nothing."""
+    frames, _ = demo
+    tracker, board, doubted = _resting_with_unknown(frames)
+    events = [e for k in range(1, 10) for e in tracker.feed(frames[0], k / 10, k)]  # under reveal_s: not yet
+    assert events == [] and tracker.board != board
+    events = [e for k in range(10, 30) for e in tracker.feed(frames[0], k / 10, k)]
+    assert tracker.board == board.with_cell(doubted[-1], "?") and {e.kind for e in events} == {BOARD_CHANGED}
+
+
+def test_a_cell_held_as_unknown_that_reads_unknown_as_often_as_not_is_never_taken(demo, monkeypatch) -> None:
+    frames, _ = demo
+    tracker, board, doubted = _resting_with_unknown(frames)
+    read = tracker.read
+    calls = itertools.count()
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frame_bgr, arrived) if next(calls) % 2
+                        else Board("".join("?" if c in doubted else s for c, s in enumerate(board.cells))))
+    events = [e for k in range(1, 60) for e in tracker.feed(frames[0], k / 10, k)]
+    assert events == [] and all(tracker.board[c] == "?" for c in doubted)
