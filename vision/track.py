@@ -68,6 +68,7 @@ class TrackConfig:
     reveal_frames: int = 5  # ... in at least this many readings
     reveal_max_doubts: float = 0.25  # ... with at most this many read ? per clear one: a wrong reveal is a wrong call
     still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
+    fresh_still_s: float = 0.3  # a new view (its reference provisional) is read once the picture is still this long
     stuck_s: float = 3.0  # read afresh this long yet unlike the reference: the picture at rest is taken as it is
     thumb_cell_px: int = 12  # thumbnail pixels per cell
     cell_change: float = 0.11  # mean |difference| / brightness above which a cell's picture changed
@@ -311,7 +312,7 @@ class Tracker:
             self.reference, self.fresh, self._pending = thumb.copy(), False, {}
             return events
         # a reference taken just after the view moved may hold a hand: it is provisional
-        still = t - self._still_since >= (self.track.stable_s if self.fresh else self.track.still_s)
+        still = t - self._still_since >= (self.track.fresh_still_s if self.fresh else self.track.still_s)
         if still:
             # unlike the reference yet still: something left beside the board, or a hand the
             # reference caught that has gone. The ring is not the game: it just takes the picture;
@@ -341,8 +342,8 @@ class Tracker:
             self._quiet_unknown |= {c for c, pending in self._pending.items()
                                     if pending.call(self.track.max_doubts_per_call) == UNKNOWN
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
-        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered > self.track.hand_cells, still,
-                                       arrived)
+        covered_cells = set(map(int, np.flatnonzero(change[1:-1, 1:-1] > self.track.hand_change)))
+        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered_cells, still, arrived)
 
     def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:
         """The cells (of the (100,) ``changed``) where a chip may have arrived: an empty card
@@ -363,13 +364,15 @@ class Tracker:
         return arrived
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
-                  covered: bool = False, still: bool = False, arrived: Collection[int] = ()) -> list[TrackEvent]:
+                  covered_cells: Collection[int] = (), still: bool = False, arrived: Collection[int] = ()
+                  ) -> list[TrackEvent]:
         """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
         is settled: a new chip or an empty cell is accepted (all settled cells of a moment
         together, so two chips placed at once stay one change), a reading that equals the
         board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture.
-        While many cells stay ``covered`` (a hand resting, or a reference that caught one) no
-        change is accepted: the cells that read as before are let go until few are left. A
+        While many cells stay covered (``covered_cells`` changed as under a hand: a hand resting,
+        or a reference that caught one) no change is accepted: the cells that read as before are
+        let go, and count as covered no more, until few are left. A
         cell the board holds as ? that now reads clearly is no move: it is taken as it reads
         (with the changes, if any), even among covered cells once the picture is ``still``
         (glare that moved with the camera would otherwise keep the board covered for good),
@@ -396,6 +399,9 @@ class Tracker:
                    and calls[c] not in (UNKNOWN, self.board.cells[c]) and p.since - first <= self.track.same_move_s]
         if waiting:
             return []  # a change of the same move still settling: accept them together
+        # a cell read as the board holds it is no hand (a reference taken in another light shows it changed)
+        explained = {c for c, symbol in settled.items() if symbol == self.board.cells[c] != UNKNOWN}
+        covered = len(set(covered_cells) - explained) > self.track.hand_cells
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c].since >= self.track.unsure_s))]

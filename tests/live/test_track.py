@@ -397,3 +397,23 @@ def test_a_cell_held_as_unknown_that_reads_unknown_as_often_as_not_is_never_take
                         else Board("".join("?" if c in doubted else s for c, s in enumerate(board.cells))))
     events = [e for k in range(1, 60) for e in tracker.feed(frames[0], k / 10, k)]
     assert events == [] and all(tracker.board[c] == "?" for c in doubted)
+
+
+def test_a_move_in_a_new_view_is_taken_as_soon_as_it_settles_though_the_light_changed_many_cells(demo) -> None:
+    """After a bump the reference is the old view's picture: cells lit anew look covered, as
+    under a hand. Read as the board holds them they are no hand, and do not hold the move up."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    tracker = _tracker_on(frames[0])
+    chips = [c for c, symbol in enumerate(tracker.board.cells) if symbol in "BG"][:10]
+    n = tracker.track.thumb_cell_px
+    for c in chips:  # the light on these cells changed with the view
+        row, col = divmod(c, 10)
+        tracker.reference[(row + 1) * n : (row + 2) * n, (col + 1) * n : (col + 2) * n] *= 0.5
+    tracker.fresh = True
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    taken = next(k / 10 for k in range(1, 30) for e in tracker.feed(after, k / 10, k)
+                 if e.kind == BOARD_CHANGED and e.board[where] == placed["team"])
+    track = tracker.track
+    assert taken <= track.fresh_still_s + track.stable_s + 0.1 + 1e-9  # read from the frame after it is still
