@@ -216,9 +216,10 @@ def twin_doubts(patches: Callable[[], np.ndarray], reading: Board, colour_cover:
                 differs: float, min_cover: float) -> np.ndarray:
     """(10, 10) True on the red cards whose call the card's other printed copy contradicts
     (all in the printed orientation, ``patches`` too: ``turned_patches``, asked for only where
-    a pair is compared). A red chip and red suit ink (an ace's big heart) look alike, but every card is printed twice with the same art: a red chip read where the
-    twin, read empty, looks the same (likeness ``same`` or more) is art, and a coloured disc
-    read as empty art where the empty twin looks different (``differs`` or less) is a chip."""
+    a pair is compared). A red chip and red suit ink (an ace's big heart) look alike, but
+    every card is printed twice with the same art: a red chip read where the twin, read
+    empty, looks the same (likeness ``same`` or more) is art, and a coloured disc read as
+    empty art where the empty twin looks different (``differs`` or less) is a chip."""
     doubts = np.zeros(GRID * GRID, bool)
     cover = colour_cover.reshape(-1)
     for cell, twin in _red_cards_with_empty_twin(reading):
@@ -234,9 +235,8 @@ def twin_art(lab: np.ndarray, cell_px: int, patches: Callable[[], np.ndarray], r
     """(10, 10) True on the cards read '?' whose other printed copy, read empty, looks just
     the same (likeness ``same`` or more) and is of the same colour (mean a, b within
     ``max_tint``: a translucent chip tints the art it lies on): the cell holds the card's own
-    art, not a chip (all in the printed orientation, ``patches`` too, as for ``twin_doubts``). A chip hides or
-    tints the art, and every
-    card is printed twice alike, whatever the edition."""
+    art, not a chip (all in the printed orientation, ``patches`` too, as for ``twin_doubts``).
+    A chip hides or tints the art, and every card is printed twice alike, whatever the edition."""
     art = np.zeros(GRID * GRID, bool)
     for cell, twin in enumerate(TWIN):
         if twin >= 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY:

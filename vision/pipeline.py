@@ -183,6 +183,12 @@ def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Cal
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
+def lazy_patches(prepared: PreparedBoard) -> Callable[[], np.ndarray]:
+    """``orient.centre_patches`` of the rectified board, cut once and only when first asked
+    for: only a twin compared needs them (a few ms a board)."""
+    return cache(partial(centre_patches, prepared.lab, prepared.cell_px))
+
+
 def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeatures, patches: Callable[[], np.ndarray],
                   turns: int, teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``printed`` (the reading, printed top up, the board ``turns`` quarter turns from it)
@@ -508,8 +514,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
                                       "The calibration does not match this photo (another board, or the board was "
                                       "not found exactly): read without it. Calibrate again if the board or the "
                                       "camera changed."))
-    # cut once, and only where a twin is compared (a few ms a board)
-    patches = cache(partial(centre_patches, prepared.lab, prepared.cell_px))
+    patches = lazy_patches(prepared)
     sure_of_top = True
     if matched is not None:
         turns = matched.quarter_turns

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
-from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -43,9 +42,8 @@ from referee.cells import teams_for
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionError, VisionWarning, VisionWarningKind
 from vision.locate import Candidate, GridFit, fit_near
-from vision.orient import centre_patches
-from vision.pipeline import (Analysis, analyze_image, read_by_print, read_rectified, rectified_board, second_looks,
-                             turned)
+from vision.pipeline import (Analysis, analyze_image, lazy_patches, read_by_print, read_rectified, rectified_board,
+                             second_looks, turned)
 from vision.profile import Profile
 from vision.warp import GRID, outer_corners, rotate_lattice
 
@@ -116,6 +114,11 @@ class Pending:
     @staticmethod
     def first(symbol: str, t: float) -> Pending:
         return Pending(symbol, t, 1)
+
+    @staticmethod
+    def after(earlier: Pending | None, symbol: str, t: float) -> Pending:
+        """The reading ``symbol`` at ``t`` added to ``earlier`` (None: the cell's first)."""
+        return earlier.seen(symbol, t) if earlier else Pending.first(symbol, t)
 
     def seen(self, symbol: str, t: float) -> Pending:
         if symbol == self.symbol:
@@ -342,7 +345,7 @@ class Tracker:
             self._quiet_unknown |= {c for c, pending in self._pending.items()
                                     if pending.call(self.track.max_doubts_per_call) == UNKNOWN
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
-        covered_cells = set(map(int, np.flatnonzero(change[1:-1, 1:-1] > self.track.hand_change)))
+        covered_cells = frozenset(map(int, np.flatnonzero(change[1:-1, 1:-1] > self.track.hand_change)))
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered_cells, still, arrived)
 
     def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:
@@ -364,7 +367,7 @@ class Tracker:
         return arrived
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
-                  covered_cells: Collection[int] = (), still: bool = False, arrived: Collection[int] = ()
+                  covered_cells: frozenset[int] = frozenset(), still: bool = False, arrived: Collection[int] = ()
                   ) -> list[TrackEvent]:
         """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
         is settled: a new chip or an empty cell is accepted (all settled cells of a moment
@@ -381,10 +384,7 @@ class Tracker:
         reading goes by the chip's colour."""
         assert self.board is not None
         reading = self.read(frame_bgr, arrived)
-        pending = {}
-        for c in map(int, cells):
-            old = self._pending.get(c)
-            pending[c] = old.seen(reading.cells[c], t) if old else Pending.first(reading.cells[c], t)
+        pending = {c: Pending.after(self._pending.get(c), reading.cells[c], t) for c in map(int, cells)}
         self._pending = pending
         calls = {c: p.call(self.track.max_doubts_per_call) for c, p in pending.items()}
         settled = {c: calls[c] for c, p in pending.items() if p.settled(t, self.track)}
@@ -401,7 +401,7 @@ class Tracker:
             return []  # a change of the same move still settling: accept them together
         # a cell read as the board holds it is no hand (a reference taken in another light shows it changed)
         explained = {c for c, symbol in settled.items() if symbol == self.board.cells[c] != UNKNOWN}
-        covered = len(set(covered_cells) - explained) > self.track.hand_cells
+        covered = len(covered_cells - explained) > self.track.hand_cells
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c].since >= self.track.unsure_s))]
@@ -432,17 +432,16 @@ class Tracker:
         """The board at rest: its ? cells are read again every ``revisit_every_s``, and one
         read as the same chip for ``reveal_s`` while its picture stayed as it was is taken as
         read, no move (the first reading doubted it, or glare lay on it that the light has
-        moved off): a sequence through it counts.
-        A cell whose picture changed, or a view that moved, starts over: a chip placed on a ?
-        card is the tracker's to see as a move, never revealed."""
+        moved off): a sequence through it counts. A cell whose picture changed, or a view that
+        moved, starts over: a chip placed on a ? card is the tracker's to see as a move, never
+        revealed."""
         assert self.board is not None
         unknown = [c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN]
         if not unknown or t - self._last_revisit < self.track.revisit_every_s:
             return []
         self._last_revisit = t
         reading = self.read(frame_bgr)
-        self._revisits = {c: self._revisits[c].seen(reading.cells[c], t) if c in self._revisits
-                          else Pending.first(reading.cells[c], t) for c in unknown}
+        self._revisits = {c: Pending.after(self._revisits.get(c), reading.cells[c], t) for c in unknown}
         calls = {c: pending.call(self.track.reveal_max_doubts) for c, pending in self._revisits.items()}
         # a chip only: a card held as ? costs nothing, where a pale chip read empty at rest was revealed so
         clear = {c: calls[c] for c, pending in self._revisits.items()
@@ -473,8 +472,7 @@ class Tracker:
         prepared, features, reading = read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px),
                                                      self.teams, self.config, arrived)
         # the lattice is in the printed orientation: each cell's card is known, as is its twin's
-        return read_by_print(reading, prepared, features, cache(partial(centre_patches, prepared.lab, prepared.cell_px)),
-                             0, self.teams, self.config)
+        return read_by_print(reading, prepared, features, lazy_patches(prepared), 0, self.teams, self.config)
 
     def _locate(self, frame_bgr: np.ndarray, t: float) -> Analysis | None:
         self._last_locate = t
