@@ -12,7 +12,9 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   read stage only). A cell whose reading holds for ``stable_s`` seconds and
   ``stable_frames`` frames is settled; settled new chips and emptied cells are accepted
   together, and the reference takes the cells' new picture;
-- many cells covered, or the ring crossed: hands are over the board, nothing counts;
+- many cells covered, or the ring crossed: hands are over the board, nothing counts, but
+  for a move that was settling when they came, apart from them (no covered cell beside it,
+  its picture steady): the next player may reach in before the last move has settled;
 - the whole picture slid, or most of it changed: once the picture is still, the lattice is
   moved with it (phase correlation per quarter of the thumbnail), else the board is located
   again and the new lattice kept, turned to agree with the board as it was, if the board
@@ -280,6 +282,7 @@ class Tracker:
         self._first_fit: Analysis | None = None  # the last board located before one is taken
         self._weak: list[np.ndarray] = []  # the same fit turned down by the verdict, locating after locating
         self._revisits: dict[int, Pending] = {}  # the ? cells' readings at rest since their picture last changed
+        self._hands_since: float | None = None  # since when hands are over the board
         self._last_revisit = -np.inf
         self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
@@ -292,7 +295,8 @@ class Tracker:
         cell_px = self.track.thumb_cell_px
         thumb = thumbnail(frame_bgr, self.lattice, cell_px)
         change = block_change(thumb, self.reference, cell_px)
-        if self._previous is None or (block_change(thumb, self._previous, cell_px) > self.track.cell_change).any():
+        motion = None if self._previous is None else block_change(thumb, self._previous, cell_px)
+        if motion is None or (motion > self.track.cell_change).any():
             self._still_since = t
         self._previous = thumb
         grid_changed = change[1:-1, 1:-1] > self.track.cell_change
@@ -325,7 +329,12 @@ class Tracker:
             if covered > self.track.hand_cells and not self.fresh:
                 self.fresh, self._quiet_unknown = True, set()
         if not still and (covered > self.track.hand_cells or ring_share > self.track.hand_ring_share):
-            return events  # hands over the board: nothing counts until they leave (what settled before waits)
+            # hands over the board: nothing counts until they leave (what settled before waits),
+            # but a move that was settling when they came, apart from them (the next player
+            # reaching in soon after the last)
+            self._hands_since = t if self._hands_since is None else self._hands_since
+            return events + self._settle_apart_from_hands(frame_bgr, thumb, change, motion, t, frame)
+        self._hands_since = None
         if not grid_changed.any() and not self.fresh:
             faint = change[1:-1, 1:-1] > self.track.faint_change
             if faint.any() and t - self._still_since >= self.track.stable_s:
@@ -347,6 +356,33 @@ class Tracker:
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
         covered_cells = frozenset(map(int, np.flatnonzero(change[1:-1, 1:-1] > self.track.hand_change)))
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered_cells, still, arrived)
+
+    def _settle_apart_from_hands(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray,
+                                 motion: np.ndarray | None, t: float, frame: int) -> list[TrackEvent]:
+        """While hands are over the board: the cells of a move that was settling when they came
+        go on being read, and are taken once settled, when every one of them lies apart from
+        the hands (no covered cell beside it) and its picture stays put from frame to frame.
+        """
+        assert self.board is not None and self._hands_since is not None
+        if motion is None or self.fresh:  # a new view's changes are judged all together (max_fresh_changes)
+            return []
+        calls = {c: p.call(self.track.max_doubts_per_call) for c, p in self._pending.items()}
+        settling = [c for c, p in self._pending.items()
+                    if p.since < self._hands_since and calls[c] not in (UNKNOWN, self.board.cells[c])]
+        if not settling:
+            return []
+        hands = (change[1:-1, 1:-1] > self.track.hand_change).reshape(-1)
+        hands[settling] = False  # a chip placed changed its card as much
+        near_hands = cv2.dilate(hands.reshape(GRID, GRID).astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(-1) > 0
+        steady = motion[1:-1, 1:-1].reshape(-1) <= self.track.cell_change
+        if any(near_hands[c] or not steady[c] for c in settling):
+            return []
+        others = {c: p for c, p in self._pending.items() if c not in settling}
+        grid_change = change[1:-1, 1:-1].reshape(-1)
+        arrived = self._arrived(np.isin(np.arange(GRID * GRID), settling), grid_change)
+        events = self._consider(frame_bgr, thumb, settling, t, frame, arrived=arrived)
+        self._pending = {**others, **self._pending}
+        return events
 
     def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:
         """The cells (of the (100,) ``changed``) where a chip may have arrived: an empty card

@@ -417,3 +417,35 @@ def test_a_move_in_a_new_view_is_taken_as_soon_as_it_settles_though_the_light_ch
                  if e.kind == BOARD_CHANGED and e.board[where] == placed["team"])
     track = tracker.track
     assert taken <= track.fresh_still_s + track.stable_s + 0.1 + 1e-9  # read from the frame after it is still
+
+
+def _cell_centre(lattice: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
+    row, col = cell
+    return (lattice[row, col] + lattice[row + 1, col + 1]) / 2
+
+
+@pytest.mark.parametrize("hand_apart", [True, False])
+def test_a_move_settling_when_the_next_hand_reaches_in_is_taken_if_the_hand_is_apart(demo, hand_apart) -> None:
+    """The next player reaches in before the last move has settled: a hand over the far side
+    of the board does not hold the move up; one beside it does, until it leaves."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    tracker = _tracker_on(frames[0])
+    row, col = placed["cell"]
+    where = row * 10 + col
+    target = (9 - row, 9 - col) if hand_apart else (row, min(col + 1, 9) if col < 9 else col - 1)
+    cell_px = float(np.linalg.norm(tracker.lattice[0, 10] - tracker.lattice[0, 0])) / 10
+    rng = np.random.default_rng(7)
+    with_hand = after.copy()
+    hand = draw_hand(with_hand, replace(sample_hand(rng, (0.0, 0.0)), edge=-1),
+                     _cell_centre(tracker.lattice, target), cell_px / 50, rng)
+    placed_at = tuple(np.round(_cell_centre(tracker.lattice, (row, col))).astype(int))
+    assert (hand[placed_at[1], placed_at[0]] == 0) == hand_apart  # the premise: the hand is off the chip, or on it
+    for k in range(1, 4):  # the chip read, not yet settled, when the next hand comes
+        assert tracker.feed(after, k / 10, k) == []
+    taken = [e.t for k in range(4, 25) for e in tracker.feed(with_hand, k / 10, k)
+             if e.kind == BOARD_CHANGED and e.board[where] == placed["team"]]
+    assert bool(taken) == hand_apart
+    if hand_apart:
+        assert taken[0] <= 0.1 + tracker.track.stable_s + 1e-9
