@@ -16,7 +16,8 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   for a move that was settling when they came, apart from them (no covered cell beside it,
   its picture steady): the next player may reach in before the last move has settled;
 - the whole picture slid, or most of it changed: once the picture is still, the lattice is
-  moved with it (phase correlation per quarter of the thumbnail), else the board is located
+  moved with it (phase correlation per quarter of the thumbnail; the ring then takes the new
+  picture once it is still with no hand on the board), else the board is located
   again and the new lattice kept, turned to agree with the board as it was, if the board
   then looks as before (found where it was, but unlike the reference for ``stale_after_s``:
   the reference caught a hand, and a new one is taken); the whole board is then read afresh, where more than
@@ -283,6 +284,7 @@ class Tracker:
         self._weak: list[np.ndarray] = []  # the same fit turned down by the verdict, locating after locating
         self._revisits: dict[int, Pending] = {}  # the ? cells' readings at rest since their picture last changed
         self._hands_since: float | None = None  # since when hands are over the board
+        self._ring_stale = False  # the ring's reference is the old view's: the view slid since
         self._last_revisit = -np.inf
         self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
@@ -318,6 +320,12 @@ class Tracker:
             # picture becomes the board at rest as it is known (no move is guessed from it)
             self.reference, self.fresh, self._pending = thumb.copy(), False, {}
             return events
+        if self._ring_stale and covered <= self.track.hand_cells and t - self._still_since >= self.track.fresh_still_s:
+            # the view slid: the ring around the grid, kept from the old view, shows the table
+            # where it no longer is; it is taken anew as soon as the picture is still, no hand
+            # on the board (a hand holds still as it places a chip)
+            self.reference[self._ring_pixels] = thumb[self._ring_pixels]
+            ring_share, self._ring_stale = 0.0, False
         # a reference taken just after the view moved may hold a hand: it is provisional
         still = t - self._still_since >= (self.track.fresh_still_s if self.fresh else self.track.still_s)
         if still:
@@ -711,6 +719,7 @@ class Tracker:
         self.lattice, self._previous, self._pending = lattice, thumb, {}
         self._quiet_unknown, self._revisits = set(), {}
         self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
+        self._ring_stale = True
         return True
 
     def _moved(self, analysis: Analysis, turns: int) -> bool:

@@ -449,3 +449,24 @@ def test_a_move_settling_when_the_next_hand_reaches_in_is_taken_if_the_hand_is_a
     assert bool(taken) == hand_apart
     if hand_apart:
         assert taken[0] <= 0.1 + tracker.track.stable_s + 1e-9
+
+
+def test_a_move_just_after_the_camera_slid_is_not_held_up_by_the_old_view_of_the_table(demo) -> None:
+    """The ring around the grid kept from before a bump shows the table where it no longer is:
+    taken anew once the picture is still, it does not pass for an arm reaching in."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    tracker = _tracker_on(frames[0])
+    lattice = tracker.lattice
+    beside = lattice[3:8, 0] - (lattice[3:8, 1] - lattice[3:8, 0])  # a cell out from the grid's side
+    table_moved = np.int32(np.concatenate([lattice[3:8, 0], beside[::-1]]))
+    h, w = frames[0].shape[:2]
+    shift = np.float32([[1, 0, 7.0], [0, 1, -5.0]])
+    bumped_before, bumped_after = (cv2.warpAffine(cv2.fillPoly(f.copy(), [table_moved], (30, 60, 90)), shift, (w, h),
+                                                  borderMode=cv2.BORDER_REFLECT) for f in (frames[0], after))
+    assert [e for k in range(1, 6) for e in tracker.feed(bumped_before, k / 10, k)] == []
+    taken = next(k / 10 for k in range(6, 40) for e in tracker.feed(bumped_after, k / 10, k)
+                 if e.kind == BOARD_CHANGED and e.board[where] == placed["team"])
+    assert taken <= 0.6 + tracker.track.stable_s + 0.1 + 1e-9  # read from the frame the chip shows on
