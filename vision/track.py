@@ -15,7 +15,8 @@ thumbnail of the board at rest, cell by cell where a chip lies:
 - many cells covered, or the ring crossed: hands are over the board, nothing counts, but
   for a move that was settling when they came, apart from them (no covered cell beside it,
   its picture steady): the next player may reach in before the last move has settled;
-- the whole picture slid, or most of it changed: once the picture is still, the lattice is
+- the whole picture slid, or most of it changed (for ``blink_s`` at most, then as it was with
+  no hand: a flicker, after which a move's readings go on): once the picture is still, the lattice is
   moved with it (phase correlation per quarter of the thumbnail; the ring then takes the new
   picture once it is still with no hand on the board), else the board is located
   again and the new lattice kept, turned to agree with the board as it was, if the board
@@ -84,6 +85,7 @@ class TrackConfig:
     relocate_every_s: float = 0.4  # and at most this often
     lost_after_s: float = 1.0  # doubt this long with no board found: reported lost
     trust_after_s: float = 3.0  # lost this long: a board located again is taken even if it looks different
+    blink_s: float = 0.3  # most of the board unlike the reference no longer than this, then as it was: a flicker
     stale_after_s: float = 1.0  # in doubt this long, the board found where it was: its picture becomes the reference
     same_fit_cells: float = 0.35  # two locatings this close (cell widths, mean) found the same grid (a blurred
     # board full of chips is located up to a sixth of a cell either way, frame to frame)
@@ -285,6 +287,7 @@ class Tracker:
         self._revisits: dict[int, Pending] = {}  # the ? cells' readings at rest since their picture last changed
         self._hands_since: float | None = None  # since when hands are over the board
         self._ring_stale = False  # the ring's reference is the old view's: the view slid since
+        self._before_doubt: dict[int, Pending] = {}  # the changed cells' readings when most of the board last changed
         self._last_revisit = -np.inf
         self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
@@ -307,12 +310,19 @@ class Tracker:
         if grid_changed.mean() > self.track.doubt_share or (grid_changed.any() and self._shifted(thumb)):
             return self._doubt(frame_bgr, t, frame)
         events = []
+        # a frame or two unlike the board (a flicker, a shake) that left the view as it was
+        blink = self._doubt_since is not None and t - self._doubt_since <= self.track.blink_s
         self._doubt_since = None
         if self.lost:  # the view came back as it was
             self.lost = False
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
         covered = int((change[1:-1, 1:-1] > self.track.hand_change).sum())
+        if blink and covered <= self.track.hand_cells and ring_share <= self.track.hand_ring_share:
+            # no hand came with it: the readings of a move settling before it hold (not those of
+            # cells read as the board holds them: let go now, the reference would take them)
+            self._pending = {c: p for c, p in self._before_doubt.items()
+                             if p.call(self.track.max_doubts_per_call) not in (UNKNOWN, self.board.cells[c])}
         self._fresh_since = (self._fresh_since if self._fresh_since is not None else t) if self.fresh else None
         if (self._fresh_since is not None and t - self._fresh_since >= self.track.stuck_s
                 and covered > self.track.hand_cells and t - self._still_since >= self.track.stable_s):
@@ -641,16 +651,16 @@ class Tracker:
             if changed.mean() > self.track.doubt_share:
                 return False
         self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
-        self._quiet_unknown, self._revisits = set(), {}
+        self._quiet_unknown, self._revisits, self._before_doubt = set(), {}, {}
         self.fresh = self.board is not analysis.board
         return True
 
     def _doubt(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
         """Most of the board looks different: hands all over it, or the camera moved."""
         assert self.lattice is not None
-        self._pending, self._revisits = {}, {}
         if self._doubt_since is None:
-            self._doubt_since = t
+            self._doubt_since, self._before_doubt = t, self._pending
+        self._pending, self._revisits = {}, {}
         events = []
         doubted = t - self._doubt_since
         settled = t - self._still_since >= self.track.relocate_after_s  # not while hands move
@@ -717,7 +727,7 @@ class Tracker:
         # the reference stays: it shows the board at rest, where this picture may show a hand;
         # where the two still differ much, every cell is read afresh
         self.lattice, self._previous, self._pending = lattice, thumb, {}
-        self._quiet_unknown, self._revisits = set(), {}
+        self._quiet_unknown, self._revisits, self._before_doubt = set(), {}, {}
         self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
         self._ring_stale = True
         return True

@@ -470,3 +470,17 @@ def test_a_move_just_after_the_camera_slid_is_not_held_up_by_the_old_view_of_the
     taken = next(k / 10 for k in range(6, 40) for e in tracker.feed(bumped_after, k / 10, k)
                  if e.kind == BOARD_CHANGED and e.board[where] == placed["team"])
     assert taken <= 0.6 + tracker.track.stable_s + 0.1 + 1e-9  # read from the frame the chip shows on
+
+
+def test_a_move_settling_through_a_flicker_that_left_the_board_as_it_was_is_not_read_anew(demo) -> None:
+    """Two frames unlike the board (a flicker, a shake), then the picture as it was and no hand:
+    the new chip's readings before them still count."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    tracker = _tracker_on(frames[0])
+    feeds = [after] * 3 + [255 - after] * 2 + [after] * 15
+    taken = next(k / 10 for k, frame in enumerate(feeds, start=1) for e in tracker.feed(frame, k / 10, k)
+                 if e.kind == BOARD_CHANGED and e.board[where] == placed["team"])
+    assert taken <= 0.1 + tracker.track.stable_s + 0.1 + 1e-9  # read from 0.1 s on, the frame after it is back
