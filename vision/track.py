@@ -640,10 +640,11 @@ class Tracker:
                 best, best_share = k, share
         return best if best_share >= self.track.min_agreement else None
 
-    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool) -> bool:
+    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool, t: float = 0.0) -> bool:
         """Takes a located lattice if, through it, the board looks much as it did (``trust``:
         whatever it shows, after a long loss). The picture through it becomes the reference and
-        the whole board is read afresh: a move may have been made while the view moved."""
+        the whole board is read afresh: a move may have been made while the view moved (the
+        locating's own reading at ``t`` is the first of each cell it reads differently)."""
         lattice = rotate_lattice(analysis.lattice_xy, turns)
         thumb = thumbnail(frame_bgr, lattice, self.track.thumb_cell_px)
         if self.reference is not None and not trust:
@@ -653,6 +654,10 @@ class Tracker:
         self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
         self._quiet_unknown, self._revisits, self._before_doubt = set(), {}, {}
         self.fresh = self.board is not analysis.board
+        if self.fresh and self.board is not None:
+            seen = turned(analysis.board, turns).cells
+            self._pending = {c: Pending.first(symbol, t) for c, symbol in enumerate(seen)
+                             if symbol != self.board.cells[c]}
         return True
 
     def _doubt(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
@@ -678,7 +683,7 @@ class Tracker:
             # the reference is what is wrong (taken with a hand over the board); a new one is taken
             stale = doubted >= self.track.stale_after_s
             if (analysis is not None and turns is not None and (self._moved(analysis, turns) or stale)
-                    and self._adopt(frame_bgr, analysis, turns, trust or stale)):
+                    and self._adopt(frame_bgr, analysis, turns, trust or stale, t)):
                 self._doubt_since = None
                 if self.lost:
                     self.lost = False

@@ -484,3 +484,26 @@ def test_a_move_settling_through_a_flicker_that_left_the_board_as_it_was_is_not_
     taken = next(k / 10 for k, frame in enumerate(feeds, start=1) for e in tracker.feed(frame, k / 10, k)
                  if e.kind == BOARD_CHANGED and e.board[where] == placed["team"])
     assert taken <= 0.1 + tracker.track.stable_s + 0.1 + 1e-9  # read from 0.1 s on, the frame after it is back
+
+
+def test_a_move_made_while_the_view_moved_counts_the_reading_of_the_locating_that_found_it(demo) -> None:
+    """The camera turned too far to slide the grid: the board is located again, and that
+    locating's reading is the first of the move's, so it is taken stable_s after the board
+    was found again, not a frame later."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    tracker = _tracker_on(frames[0])
+    h, w = frames[0].shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 12.0, 1.0)
+    turned_view = cv2.warpAffine(after, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    lattice, found_again, taken = tracker.lattice, None, None
+    for k in range(1, 40):
+        for e in tracker.feed(turned_view, k / 10, k):
+            if e.kind == BOARD_CHANGED and e.board[where] == placed["team"] and taken is None:
+                taken = k / 10
+        if found_again is None and tracker.lattice is not lattice and np.abs(tracker.lattice - lattice).max() > 20:
+            found_again = k / 10
+    assert found_again is not None and taken is not None
+    assert taken <= found_again + tracker.track.stable_s + 1e-9
