@@ -585,7 +585,7 @@ class Tracker:
             return []  # a board is taken when two locatings agree: one can be a fluke (a hand, clutter)
         analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
-        self._adopt(frame_bgr, analysis, 0, trust=True)
+        self._adopt(frame_bgr, analysis, 0, True, t)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
 
     @staticmethod
@@ -640,7 +640,7 @@ class Tracker:
                 best, best_share = k, share
         return best if best_share >= self.track.min_agreement else None
 
-    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool, t: float = 0.0) -> bool:
+    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool, t: float) -> bool:
         """Takes a located lattice if, through it, the board looks much as it did (``trust``:
         whatever it shows, after a long loss). The picture through it becomes the reference and
         the whole board is read afresh: a move may have been made while the view moved (the
