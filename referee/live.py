@@ -294,11 +294,12 @@ class LiveReferee:
         [('placed', 'B', 44), ('placed', 'G', 45)]
         """
         changed = [c for c in CELLS if after[c] != self.board[c]]
+        told = [c for c in changed if self.board[c] != UNKNOWN]  # unknown before: it shows what it held (infer_move)
         unseen = " while the board was out of view."
         events = [LiveEvent("removed", self.board[c], c, None, f"A {TEAM_NAMES[self.board[c]]} chip was removed from "
-                            f"{cell_name(c)}{unseen}") for c in changed if self.board[c] in self.teams]
+                            f"{cell_name(c)}{unseen}") for c in told if self.board[c] in self.teams]
         events += [LiveEvent("placed", after[c], c, None, f"{TEAM_NAMES[after[c]].capitalize()} placed a chip on "
-                             f"{cell_name(c)}{unseen}") for c in changed if after[c] in self.teams]
+                             f"{cell_name(c)}{unseen}") for c in told if after[c] in self.teams]
         for c in changed:
             if self.board[c] in self.teams:
                 events += [LiveEvent("violation", self.board[c], c, v.cells, f"{v.kind.value}: {v.message}")

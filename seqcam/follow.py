@@ -71,6 +71,8 @@ class Follower:
             elif tracked.kind == BOARD_LOST:
                 lines.append(event_line(t, frame, LiveEvent("board_lost", None, None, None, LOST_DETAIL)))
             elif tracked.kind == BOARD_CHANGED and self.referee is not None and tracked.board is not None:
+                if tracked.new_view:  # two chips new in a view that moved are no proof of two chips in one turn
+                    self.referee.lose_track()
                 lines += [event_line(t, frame, e) for e in self.referee.observe(tracked.board)]
         return lines
 

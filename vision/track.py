@@ -151,6 +151,9 @@ class TrackEvent:
     frame: int
     board: Board | None
     warnings: tuple[VisionWarning, ...] = ()  # what the first reading doubted (the printed top, say)
+    # a change read while the whole board was read afresh (the view moved, or the board at rest
+    # was unlike the reference): moves may have been made unseen meanwhile, as out of view
+    new_view: bool = False
 
 
 def thumbnail_homography(lattice_xy: np.ndarray, cell_px: int) -> np.ndarray:
@@ -437,6 +440,7 @@ class Tracker:
         first, so that the referee sees the chip placed). On ``arrived`` cells an unsure
         reading goes by the chip's colour."""
         assert self.board is not None
+        new_view = self.fresh
         reading = self.read(frame_bgr, arrived)
         pending = {c: Pending.after(self._pending.get(c), reading.cells[c], t) for c in map(int, cells)}
         self._pending = pending
@@ -475,12 +479,12 @@ class Tracker:
         on_unknown = [c for c in changes if self.board.cells[c] == UNKNOWN]
         if on_unknown:  # the card was empty before the chip came
             self.board = Board("".join(EMPTY if c in on_unknown else x for c, x in enumerate(self.board.cells)))
-            events.append(TrackEvent(BOARD_CHANGED, t, frame, self.board))
+            events.append(TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view))
         cells_now = list(self.board.cells)
         for c, symbol in {**revealed, **changes}.items():
             cells_now[c] = symbol
         self.board = Board("".join(cells_now))
-        return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board)]
+        return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view)]
 
     def _revisit(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
         """The board at rest: its ? cells are read again every ``revisit_every_s``, and one

@@ -507,3 +507,24 @@ def test_a_move_made_while_the_view_moved_counts_the_reading_of_the_locating_tha
             found_again = k / 10
     assert found_again is not None and taken is not None
     assert taken <= found_again + tracker.track.stable_s + 1e-9
+
+
+@pytest.mark.parametrize("new_view, several", [(True, False), (False, True)])
+def test_two_chips_new_in_a_view_that_moved_are_told_not_called_two_in_one_turn(demo, monkeypatch, new_view,
+                                                                                  several) -> None:
+    """After a bump the board is read afresh: a chip misread before (under glare) and the move
+    made meanwhile show up together. Each is told as placed while the view moved; in a view
+    that stayed put two new chips at once are a violation."""
+    frames, _ = demo
+    follower = Follower(2)
+    follower.feed(frames[0], -0.4, 0)
+    follower.feed(frames[0], 0.0, 0)
+    board = follower.tracker.board
+    empty = [c for c, symbol in enumerate(board.cells) if symbol == "."][:2]
+    both = board.with_cell(empty[0], "B").with_cell(empty[1], "B")
+    monkeypatch.setattr(follower.tracker, "feed", lambda *_: [track_module.TrackEvent(
+        BOARD_CHANGED, 0.1, 1, both, new_view=new_view)])
+    lines = follower.feed(frames[0], 0.1, 1)
+    assert any(line["type"] == "violation" and "several_placed" in line["detail"] for line in lines) == several
+    told = sorted(tuple(line["cell"]) for line in lines if line["type"] == "placed")
+    assert told == ([] if several else [divmod(c, 10) for c in empty])

@@ -117,6 +117,15 @@ def test_moves_made_while_the_board_was_out_of_view_are_told_not_called_violatio
                                       (7, 7, "B")))) == ["several_placed"]
 
 
+def test_a_cell_unknown_before_the_board_went_out_of_view_is_not_told_as_a_move_when_it_shows_a_chip() -> None:
+    """It held that chip all along, for all anyone knew: as for one move seen (``infer_move``)."""
+    live = LiveReferee(2, _board((4, 4, "B")).with_cell(cell(6, 6), "?"))
+    live.lose_track()
+    events = live.observe(_board((4, 4, "B"), (6, 6, "G"), (1, 1, "G"), (2, 2, "B")))
+    assert [(e.type, e.team, e.cell) for e in events] == [("placed", "G", cell(1, 1)), ("placed", "B", cell(2, 2))]
+    assert live.board[cell(6, 6)] == "G"
+
+
 def test_a_protected_chip_gone_while_out_of_view_is_still_a_violation() -> None:
     row = [(0, c, "B") for c in range(1, 5)]
     live = LiveReferee(2, _board(*row[:3], (5, 5, "G")))
