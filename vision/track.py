@@ -320,12 +320,12 @@ class Tracker:
             self.lost = False
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
-        covered = int((change[1:-1, 1:-1] > self.track.hand_change).sum())
+        under_hands = (change[1:-1, 1:-1] > self.track.hand_change).reshape(-1)
+        covered = int(under_hands.sum())
         if blink and covered <= self.track.hand_cells and ring_share <= self.track.hand_ring_share:
             # no hand came with it: the readings of a move settling before it hold (not those of
             # cells read as the board holds them: let go now, the reference would take them)
-            self._pending = {c: p for c, p in self._before_doubt.items()
-                             if p.call(self.track.max_doubts_per_call) not in (UNKNOWN, self.board.cells[c])}
+            self._pending = self._move_readings(self._before_doubt)
         self._fresh_since = (self._fresh_since if self._fresh_since is not None else t) if self.fresh else None
         if (self._fresh_since is not None and t - self._fresh_since >= self.track.stuck_s
                 and covered > self.track.hand_cells and t - self._still_since >= self.track.stable_s):
@@ -354,7 +354,7 @@ class Tracker:
             # but a move that was settling when they came, apart from them (the next player
             # reaching in soon after the last)
             self._hands_since = t if self._hands_since is None else self._hands_since
-            return events + self._settle_apart_from_hands(frame_bgr, thumb, change, motion, t, frame)
+            return events + self._settle_apart_from_hands(frame_bgr, thumb, change, under_hands, motion, t, frame)
         self._hands_since = None
         if not grid_changed.any() and not self.fresh:
             faint = change[1:-1, 1:-1] > self.track.faint_change
@@ -375,35 +375,41 @@ class Tracker:
             self._quiet_unknown |= {c for c, pending in self._pending.items()
                                     if pending.call(self.track.max_doubts_per_call) == UNKNOWN
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
-        covered_cells = frozenset(map(int, np.flatnonzero(change[1:-1, 1:-1] > self.track.hand_change)))
+        covered_cells = frozenset(map(int, np.flatnonzero(under_hands)))
         return events + self._consider(frame_bgr, thumb, considered, t, frame, covered_cells, still, arrived)
 
     def _settle_apart_from_hands(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray,
-                                 motion: np.ndarray | None, t: float, frame: int) -> list[TrackEvent]:
-        """While hands are over the board: the cells of a move that was settling when they came
-        go on being read, and are taken once settled, when every one of them lies apart from
-        the hands (no covered cell beside it) and its picture stays put from frame to frame.
+                                 under_hands: np.ndarray, motion: np.ndarray | None, t: float, frame: int
+                                 ) -> list[TrackEvent]:
+        """While hands are over the board (``under_hands``: (100,) the cells changed as under
+        one): the cells of a move that was settling when they came go on being read, and are
+        taken once settled, when every one of them lies apart from the hands (no covered cell
+        beside it) and its picture stays put from frame to frame.
         """
-        assert self.board is not None and self._hands_since is not None
+        assert self._hands_since is not None
         if motion is None or self.fresh:  # a new view's changes are judged all together (max_fresh_changes)
             return []
-        calls = {c: p.call(self.track.max_doubts_per_call) for c, p in self._pending.items()}
-        settling = [c for c, p in self._pending.items()
-                    if p.since < self._hands_since and calls[c] not in (UNKNOWN, self.board.cells[c])]
+        settling = [c for c, p in self._move_readings(self._pending).items() if p.since < self._hands_since]
         if not settling:
             return []
-        hands = (change[1:-1, 1:-1] > self.track.hand_change).reshape(-1)
+        hands = under_hands.copy()
         hands[settling] = False  # a chip placed changed its card as much
         near_hands = cv2.dilate(hands.reshape(GRID, GRID).astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(-1) > 0
         steady = motion[1:-1, 1:-1].reshape(-1) <= self.track.cell_change
         if any(near_hands[c] or not steady[c] for c in settling):
             return []
         others = {c: p for c, p in self._pending.items() if c not in settling}
-        grid_change = change[1:-1, 1:-1].reshape(-1)
-        arrived = self._arrived(np.isin(np.arange(GRID * GRID), settling), grid_change)
+        arrived = self._arrived(np.isin(np.arange(GRID * GRID), settling), change[1:-1, 1:-1].reshape(-1))
         events = self._consider(frame_bgr, thumb, settling, t, frame, arrived=arrived)
         self._pending = {**others, **self._pending}
         return events
+
+    def _move_readings(self, pending: dict[int, Pending]) -> dict[int, Pending]:
+        """The readings of ``pending`` that call a cell other than the board holds it, and not
+        ?: a move on its way to being settled."""
+        assert self.board is not None
+        return {c: p for c, p in pending.items()
+                if p.call(self.track.max_doubts_per_call) not in (UNKNOWN, self.board.cells[c])}
 
     def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:
         """The cells (of the (100,) ``changed``) where a chip may have arrived: an empty card
@@ -655,8 +661,8 @@ class Tracker:
             changed = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1] > self.track.cell_change
             if changed.mean() > self.track.doubt_share:
                 return False
-        self.lattice, self.reference, self._previous, self._pending = lattice, thumb, thumb, {}
-        self._quiet_unknown, self._revisits, self._before_doubt = set(), {}, {}
+        self.lattice, self.reference, self._previous = lattice, thumb, thumb
+        self._forget_readings()
         self.fresh = self.board is not analysis.board
         if self.fresh and self.board is not None:
             seen = turned(analysis.board, turns).cells
@@ -735,11 +741,15 @@ class Tracker:
             return False
         # the reference stays: it shows the board at rest, where this picture may show a hand;
         # where the two still differ much, every cell is read afresh
-        self.lattice, self._previous, self._pending = lattice, thumb, {}
-        self._quiet_unknown, self._revisits, self._before_doubt = set(), {}, {}
+        self.lattice, self._previous = lattice, thumb
+        self._forget_readings()
         self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
         self._ring_stale = True
         return True
+
+    def _forget_readings(self) -> None:
+        """A new lattice: what was read of each cell through the old one no longer holds."""
+        self._pending, self._before_doubt, self._revisits, self._quiet_unknown = {}, {}, {}, set()
 
     def _moved(self, analysis: Analysis, turns: int) -> bool:
         assert self.lattice is not None
