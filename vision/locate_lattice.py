@@ -946,5 +946,5 @@ def centre_step(gray_pyramid: Pyramid, homography: np.ndarray, cell_px: int, hal
     keep = strength_arr >= np.quantile(strength_arr, 1.0 - keep_share)
     if keep.sum() < 12:
         return None
-    g, _ = cv2.findHomography(true_pts[keep], seen_pts[keep], cv2.RANSAC, inlier_cells)
+    g, _ = cv2.findHomography(true_pts[keep], seen_pts[keep], cv2.USAC_FAST, inlier_cells)
     return None if g is None else homography @ g
