@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 Outcome = tuple[dict[str, Any] | None, int, str]  # (reading, 0, "") or (None, HTTP status, error code)
 
+WARM_TIMEOUT_S = 30.0  # a machine this slow to start its readers serves all the same
 _pool: ProcessPoolExecutor | None = None
 _pool_size = 0
 _pool_lock = threading.Lock()
@@ -60,9 +61,12 @@ def _executor(size: int) -> ProcessPoolExecutor:
 
 
 def _start_worker(server_pid: int) -> None:
-    """In each worker: one OpenCV thread (the workers are the parallelism), and an exit as soon
-    as the server is gone, however it ended (a killed server must not leave readers behind)."""
+    """In each worker: one OpenCV thread (the workers are the parallelism), the bundled sample
+    read once (loading the models and warming every stage: the first photo of a table read
+    about 70 ms slower than the next), and an exit as soon as the server is gone, however it
+    ended (a killed server must not leave readers behind)."""
     cv2.setNumThreads(1)
+    _warm()
 
     def watch() -> None:
         while os.getppid() == server_pid:
@@ -97,10 +101,11 @@ async def read_photo(data: bytes, team_count: int, profile: Profile | None, proc
 
 
 def start_workers(processes: int) -> None:
-    """Starts the workers now, so that the first photo does not wait for them to load."""
+    """Starts the workers and waits (up to ``WARM_TIMEOUT_S``) until they have loaded, so that
+    the first photos do not wait for them (a task each: a pool starts a process for a task
+    when none is idle)."""
     pool = _executor(processes)
-    for _ in range(processes):
-        pool.submit(_warm)
+    wait([pool.submit(int) for _ in range(processes)], timeout=WARM_TIMEOUT_S)
 
 
 def stop_workers() -> None:
@@ -113,4 +118,10 @@ def stop_workers() -> None:
 
 
 def _warm() -> None:
-    import server.routers.photos  # noqa: F401  (loads vision and its models)
+    from seqcam.samples import default_sample
+    from server.routers.photos import analyse  # loads vision and its models
+
+    try:
+        analyse(default_sample().read_bytes(), 2, None)
+    except (ApiError, OSError) as error:  # a worker reads photos all the same, only its first more slowly
+        log.warning("warming a photo reader failed: %s", error)
