@@ -249,6 +249,15 @@ def block_pixels(blocks: np.ndarray, cell_px: int) -> np.ndarray:
     return np.kron(blocks, np.ones((cell_px, cell_px), bool)).astype(bool)
 
 
+def _copy_cells(source: np.ndarray, target: np.ndarray, cells: list[int], cell_px: int) -> None:
+    """Copies the pictures of ``cells`` (0 to 99) from one thumbnail to another."""
+    n = cell_px
+    for c in cells:
+        r, col = divmod(c, GRID)
+        target[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n] = \
+            source[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n]
+
+
 def ring_pixels(cell_px: int) -> np.ndarray:
     """(side, side) bool: the pixels of a thumbnail outside the grid."""
     return block_pixels(RING, cell_px)
@@ -330,8 +339,12 @@ class Tracker:
         if (self._fresh_since is not None and t - self._fresh_since >= self.track.stuck_s
                 and covered > self.track.hand_cells and t - self._still_since >= self.track.stable_s):
             # read afresh for long and still unlike the reference where nothing moves now: the
-            # picture becomes the board at rest as it is known (no move is guessed from it)
-            self.reference, self.fresh, self._pending = thumb.copy(), False, {}
+            # picture becomes the board at rest as it is known (no move is guessed from it), but
+            # for a chip that has just arrived: its cell stays changed, to settle as a move
+            arriving = self._arriving(t)
+            previous, self.reference, self.fresh = self.reference, thumb.copy(), False
+            _copy_cells(previous, self.reference, list(arriving), self.track.thumb_cell_px)
+            self._pending = arriving
             return events
         if self._ring_stale and covered <= self.track.hand_cells and t - self._still_since >= self.track.fresh_still_s:
             # the view slid: the ring around the grid, kept from the old view, shows the table
@@ -410,6 +423,13 @@ class Tracker:
         assert self.board is not None
         return {c: p for c, p in pending.items()
                 if p.call(self.track.max_doubts_per_call) not in (UNKNOWN, self.board.cells[c])}
+
+    def _arriving(self, t: float) -> dict[int, Pending]:
+        """The move readings (``_move_readings``) younger than ``stable_s``: chips just placed
+        or taken, on their way to being settled; none when there are more than
+        ``max_fresh_changes`` (a view read differently, not a move)."""
+        young = {c: p for c, p in self._move_readings(self._pending).items() if t - p.since < self.track.stable_s}
+        return young if len(young) <= self.track.max_fresh_changes else {}
 
     def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:
         """The cells (of the (100,) ``changed``) where a chip may have arrived: an empty card
@@ -519,11 +539,8 @@ class Tracker:
     def _take_reference(self, thumb: np.ndarray, cells: list[int]) -> None:
         """The reference takes the current picture of these cells: they are settled."""
         assert self.reference is not None
-        n = self.track.thumb_cell_px
+        _copy_cells(thumb, self.reference, cells, self.track.thumb_cell_px)
         for c in cells:
-            r, col = divmod(c, GRID)
-            self.reference[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n] = \
-                thumb[(r + 1) * n : (r + 2) * n, (col + 1) * n : (col + 2) * n]
             self._pending.pop(c, None)
 
     # --- reading and locating ----------------------------------------------------------

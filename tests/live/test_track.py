@@ -419,6 +419,27 @@ def test_a_move_in_a_new_view_is_taken_as_soon_as_it_settles_though_the_light_ch
     assert taken <= track.fresh_still_s + track.stable_s + 0.1 + 1e-9  # read from the frame after it is still
 
 
+def test_a_move_arriving_as_a_view_read_afresh_for_long_is_taken_at_rest_is_still_taken(demo) -> None:
+    """A view read afresh for ``stuck_s`` and still unlike its reference is taken at rest as it
+    is (bench game 9: ? cells kept it from settling after a bump); a chip that had just arrived
+    then, its reading not yet settled, is not taken with it but settles as a move."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    tracker = _tracker_on(frames[0])
+    chips = [c for c, symbol in enumerate(tracker.board.cells) if symbol in "BG"][:10]
+    n = tracker.track.thumb_cell_px
+    for c in chips:  # the view's light changed on these cells: they stay unlike the reference
+        row, col = divmod(c, 10)
+        tracker.reference[(row + 1) * n : (row + 2) * n, (col + 1) * n : (col + 2) * n] *= 0.5
+    tracker.fresh = True
+    tracker._fresh_since = -tracker.track.stuck_s  # read afresh since long before the chip came
+    events = [e for k in range(1, 30) for e in tracker.feed(after, k / 10, k)]
+    assert not tracker.fresh  # the premise: the view was taken at rest as it is
+    assert [e.board[where] for e in events if e.kind == BOARD_CHANGED] == [placed["team"]]
+
+
 def _cell_centre(lattice: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
     row, col = cell
     return (lattice[row, col] + lattice[row + 1, col + 1]) / 2
