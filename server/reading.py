@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.board import UNKNOWN, Board
-from referee.cells import Cell, cell, cell_col, cell_row
+from referee.board import CHIP_COLOURS, UNKNOWN, Board
+from referee.cells import CELLS, TEAM_NAMES, Cell, cell, cell_col, cell_name, cell_row
 from referee.game import SetupError, team_count_for
 from referee.judge import Judgement, RemovalKind, judge, removal
-from referee.moves import MoveKind, infer_move
+from referee.moves import MoveKind, infer_move, removal_violations
 from seqcam.analyze_command import result_json
 from seqcam.judge_command import cell_pairs
 from vision.errors import VisionWarning, VisionWarningKind
@@ -18,8 +18,9 @@ from vision.pipeline import Analysis
 
 VISION_WARNING_CODES = tuple(kind.value for kind in VisionWarningKind)
 REMOVAL_CODES = tuple(kind.value for kind in RemovalKind)
-EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "sequence", "winner", "corrected")
-SEVERAL = "several"  # more changed than one move, with no named violation
+EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "placed_since", "removed_since",
+               "removed_since_illegal", "sequence", "winner", "corrected")
+SEVERAL = "several"  # "more changed than one move can do": stored by earlier versions, still named by the page
 
 
 def pair(c: Cell) -> list[int]:
@@ -63,18 +64,44 @@ def events_between(before: Board | None, after: Board, team_count: int, t: float
 
 
 def move_events(before: Board, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
-    """The move between two readings, and every rule it broke."""
+    """The move between two readings, and every rule it broke; more changes than one move
+    makes are the moves made since the reading before (``moves_since``)."""
     events: list[dict[str, Any]] = []
     move = infer_move(before, after, team_count=team_count)
+    if move.kind == MoveKind.SEVERAL:
+        return moves_since(before, after, t)
     if move.kind in (MoveKind.PLACED, MoveKind.REMOVED) and move.cell is not None:
         code = move.kind.value if move.legal is not False else f"{move.kind.value}_illegal"
         events.append(_event(t, move.kind.value, code, move.team, pair(move.cell), None, move.reason))
-    elif move.kind == MoveKind.SEVERAL and not move.violations:
-        events.append(_event(t, "violation", SEVERAL, None, None, None, move.reason))
     for violation in move.violations:
         events.append(_event(t, "violation", violation.kind.value, None, None,
                              [pair(c) for c in violation.cells], violation.message))
     return events
+
+
+def moves_since(before: Board, after: Board, t: float) -> list[dict[str, Any]]:
+    """Each chip removed and placed between two readings that differ by more than one move:
+    players photograph the board when they want a verdict, not after every turn, so how many
+    turns went by, and whose, is unknown, and only a chip of a completed sequence taken off
+    is against the rules (as ``seqcam watch`` tells moves made while the board was out of view).
+
+    >>> [(e["code"], e["team"], e["cell"]) for e in moves_since(Board.empty(), Board.empty().with_cell(44, "B").with_cell(45, "G"), 0.0)]
+    [('placed_since', 'B', [4, 4]), ('placed_since', 'G', [4, 5])]
+    """
+    protected = judge(before).definitely_protected
+    changed = [c for c in CELLS if after[c] != before[c] and UNKNOWN not in (before[c], after[c])]
+    events, broken = [], []
+    for c in changed:
+        if before[c] in CHIP_COLOURS:
+            violations = removal_violations(c, before[c], None, c in protected)
+            code = "removed_since_illegal" if violations else "removed_since"
+            events.append(_event(t, "removed", code, before[c], pair(c), None, f"A {TEAM_NAMES[before[c]]} chip was "
+                                 f"removed from {cell_name(c)} since the last reading."))
+            broken += violations
+    events += [_event(t, "placed", "placed_since", after[c], pair(c), None, f"{TEAM_NAMES[after[c]].capitalize()} "
+                      f"placed a chip on {cell_name(c)} since the last reading.") for c in changed if after[c] in CHIP_COLOURS]
+    return events + [_event(t, "violation", v.kind.value, None, None, [pair(c) for c in v.cells], v.message)
+                     for v in broken]
 
 
 def verdict_events(before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:

@@ -88,6 +88,27 @@ def test_a_removed_protected_chip_is_a_violation() -> None:
     assert "removed_illegal" in codes and "protected_removed" in codes
 
 
+def test_chips_placed_over_several_turns_between_two_photos_are_told_not_called_a_violation() -> None:
+    """Players photograph the board when they want a verdict, not after every turn."""
+    before = Board.from_rows(ROW_OF_SIX).with_cell(cell(6, 6), "G")
+    after = before.with_cell(cell(5, 5), "G").with_cell(cell(7, 7), "B").with_cell(cell(6, 6), "B")
+    events = events_between(before, after, 2, t=1.0)
+    assert [(e["type"], e["code"], e["team"], e["cell"]) for e in events] == [
+        ("removed", "removed_since", "G", [6, 6]),
+        ("placed", "placed_since", "G", [5, 5]), ("placed", "placed_since", "B", [6, 6]),
+        ("placed", "placed_since", "B", [7, 7])]
+
+
+def test_a_protected_chip_gone_between_two_photos_is_a_violation_however_many_turns_went_by() -> None:
+    before = Board.from_rows(ROW_OF_SIX)
+    after = before.with_cell(cell(2, 2), ".").with_cell(cell(5, 5), "G")
+    events = events_between(before, after, 2, t=1.0)
+    assert [(e["type"], e["code"], e["cell"]) for e in events] == [
+        ("removed", "removed_since_illegal", [2, 2]), ("placed", "placed_since", [5, 5]),
+        ("violation", "protected_removed", None)]
+    assert events[-1]["cells"] == [[2, 2]]
+
+
 def test_the_first_reading_has_no_move_only_sequences() -> None:
     events = events_between(None, Board.from_rows(ROW_OF_SIX), 2, t=1.0)
     assert [(e["type"], e["team"]) for e in events] == [("sequence", "B")]
