@@ -79,7 +79,7 @@ class Readers:
         return self._profiles[row.id]
 
 
-def get_readers(request: Request) -> Readers:
+async def get_readers(request: Request) -> Readers:
     return request.app.state.readers
 
 

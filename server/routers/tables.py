@@ -60,7 +60,7 @@ def create_table(body: TableSettingsIn, store: StoreDep, settings: SettingsDep) 
 
 
 @router.get("/{table_id}", response_model=TableOut, summary="A table's state and latest verdict")
-def read_table(table: TableDep, store: StoreDep) -> TableOut:
+async def read_table(table: TableDep, store: StoreDep) -> TableOut:
     return table_out(store, table)
 
 
