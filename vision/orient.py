@@ -17,12 +17,12 @@ Chips and hidden cells abstain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from referee.board import EMPTY, UNKNOWN, Board
+from referee.board import CHIP_COLOURS, EMPTY, UNKNOWN, Board
 from referee.cells import CORNER, LAYOUT, RED_SUITS, cells_of
 from vision.read_cells import red_hued
 
@@ -205,27 +205,24 @@ def twin_orientation(patches: np.ndarray, voting: np.ndarray) -> Orientation:
     return Orientation(int(order[0]), scores[order[0]] - scores[order[1]], pairs[order[0]])
 
 
-def _red_cards_with_empty_twin(reading: Board) -> Iterator[tuple[int, int]]:
-    """(cell, twin) for every red card whose other printed copy reads empty."""
-    for cell, twin in enumerate(TWIN):
-        if twin >= 0 and PRINTED_RED.reshape(-1)[cell] > 0 and reading[twin] == EMPTY:
-            yield cell, twin
-
-
 def twin_doubts(patches: Callable[[], np.ndarray], reading: Board, colour_cover: np.ndarray, same: float,
                 differs: float, min_cover: float) -> np.ndarray:
-    """(10, 10) True on the red cards whose call the card's other printed copy contradicts
-    (all in the printed orientation, ``patches`` too: ``turned_patches``, asked for only where
-    a pair is compared). A red chip and red suit ink (an ace's big heart) look alike, but
-    every card is printed twice with the same art: a red chip read where the twin, read
-    empty, looks the same (likeness ``same`` or more) is art, and a coloured disc read as
-    empty art where the empty twin looks different (``differs`` or less) is a chip."""
+    """(10, 10) True on the cards whose call the card's other printed copy, read empty,
+    contradicts (all in the printed orientation, ``patches`` too: ``turned_patches``, asked
+    for only where a pair is compared). Every card is printed twice with the same art: a chip
+    read where the empty twin looks the same (likeness ``same`` or more) is art (an ace's big
+    heart, a court card's blue or green robe); and on a red card, whose suit ink looks like a
+    red chip, a coloured disc read as empty art where the empty twin looks different
+    (``differs`` or less) is a chip."""
     doubts = np.zeros(GRID * GRID, bool)
     cover = colour_cover.reshape(-1)
-    for cell, twin in _red_cards_with_empty_twin(reading):
-        if reading[cell] == "R":
+    red = PRINTED_RED.reshape(-1) > 0
+    for cell, twin in enumerate(TWIN):
+        if twin < 0 or reading[twin] != EMPTY:
+            continue
+        if reading[cell] in CHIP_COLOURS:
             doubts[cell] = likeness(patches(), cell, twin) >= same
-        elif reading[cell] == EMPTY and cover[cell] >= min_cover:
+        elif reading[cell] == EMPTY and red[cell] and cover[cell] >= min_cover:
             doubts[cell] = likeness(patches(), cell, twin) <= differs
     return doubts.reshape(GRID, GRID)
 

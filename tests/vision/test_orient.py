@@ -172,10 +172,16 @@ def test_a_red_card_is_doubted_where_its_printed_twin_contradicts_the_call(lab, 
     assert set(np.flatnonzero(doubts)) == doubted
 
 
-def test_black_cards_are_never_doubted_by_their_twin():
-    spade, _ = cells_of("AS")
-    assert not twin_doubts(lambda: centre_patches(board_with_art(), SIDE), reading_with({spade: "R"}), COVERED, 0.8, 0.3,
-                           0.5).any()
+@pytest.mark.parametrize("colour", ["B", "G", "R"])
+def test_a_chip_read_on_any_card_whose_twin_looks_the_same_is_doubted(colour):
+    """A court card's blue or green robe, like an ace's big heart, is art its twin shares."""
+    spade, twin = cells_of("KS")
+    doubts = lambda lab, calls, cover: set(np.flatnonzero(twin_doubts(lambda: centre_patches(lab, SIDE),  # noqa: E731
+                                                                     reading_with(calls), cover, 0.8, 0.3, 0.5)))
+    assert doubts(board_with_art(), {spade: colour}, COVERED) == {spade}
+    assert doubts(with_chip(board_with_art(), spade), {spade: colour}, COVERED) == set()  # a chip that is one
+    # only red suit ink passes for a chip read as art: a black card read empty is not doubted
+    assert doubts(with_chip(board_with_art(), spade), {}, np.where(np.arange(100) == twin, 0.0, 1.0).reshape(10, 10)) == set()
 
 
 def tinted(lab: np.ndarray, cell: int) -> np.ndarray:
