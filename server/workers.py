@@ -36,13 +36,13 @@ _pool_lock = threading.Lock()
 
 
 def read_in_worker(data: bytes, team_count: int, profile: Profile | None,
-                   near_corners: list[list[float]] | None = None) -> Outcome:
+                   near_corners: list[list[float]] | None = None, earlier_grid: list[str] | None = None) -> Outcome:
     """Runs in a worker: the photo's reading, or the API error it gets (errors cross the
-    process boundary as plain values); ``near_corners`` as for ``analyse``."""
+    process boundary as plain values); ``near_corners`` and ``earlier_grid`` as for ``analyse``."""
     from server.routers.photos import analyse  # imported here: the worker needs no web app
 
     try:
-        return analyse(data, team_count, profile, near_corners), 0, ""
+        return analyse(data, team_count, profile, near_corners, earlier_grid), 0, ""
     except ApiError as error:
         return None, error.status, error.code
 
@@ -85,12 +85,13 @@ def _forget(pool: ProcessPoolExecutor) -> None:
 
 
 async def read_photo(data: bytes, team_count: int, profile: Profile | None, processes: int,
-                     near_corners: list[list[float]] | None = None) -> dict[str, Any]:
+                     near_corners: list[list[float]] | None = None, earlier_grid: list[str] | None = None
+                     ) -> dict[str, Any]:
     """The photo's reading from a worker process; raises ``ApiError`` as ``analyse`` does."""
     pool = _executor(processes)
     try:
         reading, status, code = await asyncio.get_running_loop().run_in_executor(
-            pool, read_in_worker, data, team_count, profile, near_corners)
+            pool, read_in_worker, data, team_count, profile, near_corners, earlier_grid)
     except BrokenProcessPool:
         log.error("a photo reader process died; starting new ones")
         _forget(pool)

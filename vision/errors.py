@@ -33,6 +33,7 @@ class BoardCutOff(VisionError):
 
 class VisionWarningKind(str, Enum):
     ORIENTATION_UNCERTAIN = "orientation_uncertain"
+    ORIENTATION_FROM_EARLIER = "orientation_from_earlier"
     CALIBRATION_MISMATCH = "calibration_mismatch"
     PRINT_TAKEN_FOR_CHIPS = "print_taken_for_chips"
     COUNTS_IMPOSSIBLE = "counts_impossible"

@@ -569,6 +569,39 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     )
 
 
+def turned_to_match(analysis: Analysis, earlier: Board, config: VisionConfig) -> Analysis:
+    """A reading whose top the cards could not tell, turned to the quarter turn in which it
+    differs least from an earlier reading of the same game (chips stay where they were put,
+    but for the few turns played between two photos), when that turn clearly wins: at most
+    ``earlier_match_cells`` cells differ, under half as many as in any other turn. Else, or
+    when the top was known, the reading as it is.
+
+    >>> earlier = Board.from_rows(["#BB......#"] + [".........."] * 8 + ["#GG......#"])
+    >>> sideways = Analysis(turned(earlier, 1), np.zeros((4, 2)), np.zeros((11, 11, 2)), 0, np.zeros((10, 10, 3)),
+    ...                     (VisionWarning(VisionWarningKind.ORIENTATION_UNCERTAIN, "?"),))
+    >>> turned_to_match(sideways, earlier, VisionConfig()).board == earlier
+    True
+    """
+    if not any(w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for w in analysis.warnings):
+        return analysis
+    differences = [sum(a != b and UNKNOWN not in (a, b) for a, b in zip(turned(analysis.board, k).cells, earlier.cells))
+                   for k in range(4)]
+    best = int(np.argmin(differences))
+    others = min(d for k, d in enumerate(differences) if k != best)
+    if differences[best] > config.earlier_match_cells or 2 * differences[best] >= others:
+        return analysis
+    lattice_xy = rotate_lattice(analysis.lattice_xy, best)
+    corners = outer_corners(lattice_xy)
+    top_edge = corners[1] - corners[0]
+    warnings = tuple(VisionWarning(VisionWarningKind.ORIENTATION_FROM_EARLIER,
+                                   "The printed cards visible cannot tell which side is the top: it was taken from "
+                                   "the table's last reading, whose chips this photo matches.")
+                     if w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN else w for w in analysis.warnings)
+    return replace(analysis, board=turned(analysis.board, best), corners_xy=corners, lattice_xy=lattice_xy,
+                   orientation_deg=int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360,
+                   board_bgr=np.rot90(analysis.board_bgr, -best).copy(), warnings=warnings)
+
+
 def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionConfig | None = None,
                     decode_ms: float = 0.0, locate: Locator | None = None, profile: Profile | None = None,
                     near_xy: np.ndarray | None = None) -> Analysis:

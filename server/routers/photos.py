@@ -29,7 +29,7 @@ from server.workers import read_photo
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, ImageTooLarge, ImageUnreadable, VisionError
 from vision.image_io import looks_like_photo
-from vision.pipeline import analyze_bytes, next_frame_corners
+from vision.pipeline import analyze_bytes, next_frame_corners, turned_to_match
 from vision.profile import Profile, ProfileError
 
 router = APIRouter(prefix="/api/tables", tags=["photos"])
@@ -109,14 +109,19 @@ async def read_limited(request: Request, limit: int) -> bytes:
 
 
 def analyse(data: bytes, team_count: int, profile: Profile | None = None,
-            near_corners: list[list[float]] | None = None) -> dict[str, Any]:
+            near_corners: list[list[float]] | None = None, earlier_grid: list[str] | None = None) -> dict[str, Any]:
     """Reads and judges a photo, with the table's calibration if it has one (runs in a worker
     thread); ``near_corners``: where the grid lay in the live camera's frame before (its
-    ``corners_px``), looked at first. Raises ApiError for a bad photo."""
+    ``corners_px``), looked at first; ``earlier_grid``: the table's last reading, whose
+    chips tell the top when the cards cannot (``turned_to_match``). Raises ApiError for a bad
+    photo."""
     start = time.perf_counter()
     near_xy = None if near_corners is None else np.float32(near_corners)
+    config = VisionConfig()
     try:
-        analysis = analyze_bytes(data, team_count, VisionConfig(), profile=profile, near_xy=near_xy)
+        analysis = analyze_bytes(data, team_count, config, profile=profile, near_xy=near_xy)
+        if earlier_grid is not None:
+            analysis = turned_to_match(analysis, Board.from_rows(earlier_grid), config)
     except VisionError as error:
         status, code = VISION_CODES.get(type(error), (422, "photo_unreadable"))
         raise ApiError(status, code) from None
@@ -154,11 +159,14 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
     # with no board keeps that place: a hand passed; a camera that moved is found by the search)
     live_camera = (table.id, camera)
     near = readers.live_corners.get(live_camera) if live else None
+    earlier = store.latest_reading(table)
+    earlier_grid = earlier.result["grid"] if earlier is not None else None
     if settings.reader_processes:
         async with readers.limiter:
-            result = await read_photo(data, table.teams, profile, settings.reader_processes, near)
+            result = await read_photo(data, table.teams, profile, settings.reader_processes, near, earlier_grid)
     else:
-        result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, near, limiter=readers.limiter)
+        result = await anyio.to_thread.run_sync(analyse, data, table.teams, profile, near, earlier_grid,
+                                                limiter=readers.limiter)
     if live:
         readers.live_corners[live_camera] = next_frame_corners(near, result["corners_px"], VisionConfig()).tolist()
     async with readers.table_locks[table.id]:

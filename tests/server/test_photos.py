@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
+from referee.board import Board
 from seqcam.analyze_command import run_analyze
 from seqcam.samples import SAMPLE_DIR
 from server.app import create_app
@@ -295,3 +296,35 @@ def test_each_live_camera_of_a_table_is_looked_at_where_it_saw_the_grid(db_path:
     assert hints == [None, None, np.round(seen_by_a, 1).tolist(), np.round(seen_by_b, 1).tolist()]
     assert seen_by_a != seen_by_b
     assert refused.status_code == 422 and refused.json()["detail"]
+
+
+def test_a_photo_whose_top_the_cards_cannot_tell_takes_it_from_the_tables_last_reading(
+        db_path: Path, winning_photo: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board covered in chips late in the game shows too few printed cards to tell its top:
+    the chips of the table's last reading, where they still lie, tell it."""
+    from dataclasses import replace as replaced
+
+    from vision.errors import VisionWarning, VisionWarningKind
+    from vision.pipeline import analyze_bytes, turned
+
+    def read_sideways(*args, **kwargs):  # a green chip played since, the board read a quarter turn off
+        analysis = analyze_bytes(*args, **kwargs)
+        played = analysis.board.with_cell(empty_cell(analysis.board), "G")
+        unsure = VisionWarning(VisionWarningKind.ORIENTATION_UNCERTAIN, "cannot tell the top")
+        return replaced(analysis, board=turned(played, 1), warnings=(unsure,))
+
+    def empty_cell(board) -> int:
+        return next(c for c, symbol in enumerate(board.cells) if symbol == ".")
+
+    with TestClient(create_app(db_path, reader_processes=0)) as client:  # read here, where the patch reaches
+        table = client.post("/api/tables", json={"players": 2}).json()
+        first = send_photo(client, table, winning_photo).json()["result"]
+        monkeypatch.setattr("server.routers.photos.analyze_bytes", read_sideways)
+        later = send_photo(client, table, winning_photo).json()["result"]
+        other = client.post("/api/tables", json={"players": 2}).json()  # no reading before: nothing tells the top
+        alone = send_photo(client, other, winning_photo).json()["result"]
+    before = Board.from_rows(first["grid"])
+    assert later["grid"] == list(before.with_cell(empty_cell(before), "G").rows())
+    assert [w["code"] for w in later["warning_details"]][:1] == ["orientation_from_earlier"]
+    assert alone["grid"] != later["grid"]
+    assert [w["code"] for w in alone["warning_details"]][:1] == ["orientation_uncertain"]
