@@ -557,16 +557,21 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if lens is not None:
         lattice_xy = distorted_points(lattice_xy, lens, width, height)
     corners = outer_corners(lattice_xy)
-    top_edge = corners[1] - corners[0]
     return Analysis(
         board=printed,
         corners_xy=corners,
         lattice_xy=lattice_xy,
-        orientation_deg=int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360,
+        orientation_deg=top_edge_deg(corners),
         board_bgr=np.rot90(board_bgr, -turns).copy(),
         warnings=tuple(warnings),
         timings_ms=timer.timings,
     )
+
+
+def top_edge_deg(corners_xy: np.ndarray) -> int:
+    """The clockwise angle of the printed top edge (corners TL, TR, BR, BL) from the photo's x axis."""
+    top_edge = corners_xy[1] - corners_xy[0]
+    return int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360
 
 
 def turned_to_match(analysis: Analysis, earlier: Board, config: VisionConfig) -> Analysis:
@@ -592,13 +597,12 @@ def turned_to_match(analysis: Analysis, earlier: Board, config: VisionConfig) ->
         return analysis
     lattice_xy = rotate_lattice(analysis.lattice_xy, best)
     corners = outer_corners(lattice_xy)
-    top_edge = corners[1] - corners[0]
     warnings = tuple(VisionWarning(VisionWarningKind.ORIENTATION_FROM_EARLIER,
                                    "The printed cards visible cannot tell which side is the top: it was taken from "
                                    "the table's last reading, whose chips this photo matches.")
                      if w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN else w for w in analysis.warnings)
     return replace(analysis, board=turned(analysis.board, best), corners_xy=corners, lattice_xy=lattice_xy,
-                   orientation_deg=int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360,
+                   orientation_deg=top_edge_deg(corners),
                    board_bgr=np.rot90(analysis.board_bgr, -best).copy(), warnings=warnings)
 
 
