@@ -69,7 +69,7 @@ def move_events(before: Board, after: Board, team_count: int, t: float) -> list[
     events: list[dict[str, Any]] = []
     move = infer_move(before, after, team_count=team_count)
     if move.kind == MoveKind.SEVERAL:
-        return moves_since(before, after, t)
+        return moves_since(before, after, team_count, t)
     if move.kind in (MoveKind.PLACED, MoveKind.REMOVED) and move.cell is not None:
         code = move.kind.value if move.legal is not False else f"{move.kind.value}_illegal"
         events.append(_event(t, move.kind.value, code, move.team, pair(move.cell), None, move.reason))
@@ -79,16 +79,16 @@ def move_events(before: Board, after: Board, team_count: int, t: float) -> list[
     return events
 
 
-def moves_since(before: Board, after: Board, t: float) -> list[dict[str, Any]]:
+def moves_since(before: Board, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
     """Each chip removed and placed between two readings that differ by more than one move:
     players photograph the board when they want a verdict, not after every turn, so how many
     turns went by, and whose, is unknown, and only a chip of a completed sequence taken off
     is against the rules (as ``seqcam watch`` tells moves made while the board was out of view).
 
-    >>> [(e["code"], e["team"], e["cell"]) for e in moves_since(Board.empty(), Board.empty().with_cell(44, "B").with_cell(45, "G"), 0.0)]
+    >>> [(e["code"], e["team"], e["cell"]) for e in moves_since(Board.empty(), Board.empty().with_cell(44, "B").with_cell(45, "G"), 2, 0.0)]
     [('placed_since', 'B', [4, 4]), ('placed_since', 'G', [4, 5])]
     """
-    protected = judge(before).definitely_protected
+    protected = judge(before, team_count).definitely_protected
     changed = [c for c in CELLS if after[c] != before[c] and UNKNOWN not in (before[c], after[c])]
     events, broken = [], []
     for c in changed:
