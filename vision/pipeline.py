@@ -574,6 +574,11 @@ def top_edge_deg(corners_xy: np.ndarray) -> int:
     return int(round(math.degrees(math.atan2(top_edge[1], top_edge[0])))) % 360
 
 
+def top_unsure(analysis: Analysis) -> bool:
+    """Whether the printed cards could not tell the reading's top."""
+    return any(warning.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for warning in analysis.warnings)
+
+
 def turned_to_match(analysis: Analysis, earlier: Board, config: VisionConfig) -> Analysis:
     """A reading whose top the cards could not tell, turned to the quarter turn in which it
     differs least from an earlier reading of the same game (chips stay where they were put,
@@ -587,7 +592,7 @@ def turned_to_match(analysis: Analysis, earlier: Board, config: VisionConfig) ->
     >>> turned_to_match(sideways, earlier, VisionConfig()).board == earlier
     True
     """
-    if not any(w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for w in analysis.warnings):
+    if not top_unsure(analysis):
         return analysis
     differences = [sum(a != b and UNKNOWN not in (a, b) for a, b in zip(turned(analysis.board, k).cells, earlier.cells))
                    for k in range(4)]

@@ -44,10 +44,10 @@ import numpy as np
 from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, VisionError, VisionWarning, VisionWarningKind
+from vision.errors import BoardNotFound, VisionError, VisionWarning
 from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import (Analysis, analyze_image, lazy_patches, read_by_print, read_rectified, rectified_board,
-                             second_looks, turned)
+                             second_looks, top_unsure, turned)
 from vision.profile import Profile
 from vision.warp import GRID, outer_corners, rotate_lattice
 
@@ -261,10 +261,6 @@ def _copy_cells(source: np.ndarray, target: np.ndarray, cells: list[int], cell_p
 def ring_pixels(cell_px: int) -> np.ndarray:
     """(side, side) bool: the pixels of a thumbnail outside the grid."""
     return block_pixels(RING, cell_px)
-
-
-def _top_unsure(analysis: Analysis) -> bool:
-    return any(warning.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for warning in analysis.warnings)
 
 
 def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -620,7 +616,7 @@ class Tracker:
         """``analysis`` turned (lattice and reading) to the quarter turn of ``other``'s lattice
         when neither could tell the board's top: where few printed cards show, locatings of
         one board guess it differently."""
-        if not (_top_unsure(analysis) and _top_unsure(other)):
+        if not (top_unsure(analysis) and top_unsure(other)):
             return analysis
         turns = min(range(4), key=lambda k: lattice_distance(rotate_lattice(analysis.lattice_xy, k), other.lattice_xy))
         return replace(analysis, lattice_xy=rotate_lattice(analysis.lattice_xy, turns),
