@@ -168,6 +168,9 @@ class VisionConfig:
     hue_min_cover: float = 0.5
     hue_min_chroma: float = 15.0
     hue_reach_deg: float = 50.0
+    # ... and whose disc is smoother than this (vision texture: chips 0.7-16 on dev photos, p90
+    # 16; dark suit ink tinted by white balance 22-37, which a pale chip's hue let through)
+    hue_max_texture: float = 20.0
     red_art_min_cover: float = 0.6  # with no red team, an unsure disc this much clear red is card art (read_cells.red_ink)
 
     # moving the grid onto the chips read (vision/chip_grid.py)

@@ -476,6 +476,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     red_art = (red_ink(features.colour_lab, features.colour_cover, config) if "R" not in teams
                else np.zeros((GRID, GRID), bool)).reshape(-1)
     covers = features.colour_cover.reshape(-1)
+    textures = features.texture.reshape(-1)
     kinds = []
     for index in range(GRID * GRID):
         kind = CLASSES[calls[index]] if calls[index] >= 0 else "unsure"
@@ -502,7 +503,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[clear], teams, config)
     for index in chips:
         kinds[index] = _team_of(colours_ab[index], centres, config)
-        if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover:
+        if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover and textures[index] < config.hue_max_texture:
             kinds[index] = _team_by_hue(colours_ab[index], centres, config)
     for index in (index for index, kind in enumerate(kinds) if kind == _ARRIVED):
         kinds[index] = _team_of(colours_ab[index], centres, config)
@@ -526,7 +527,8 @@ def _team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: Visi
 
 def _team_by_hue(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> str:
     """For a chip too pale or too dark for its team's colour (glare, shade): the team whose
-    hue is clearly nearest, or UNKNOWN. Never red: red suit ink has a red chip's hue."""
+    hue is clearly nearest, or UNKNOWN. Never red: red suit ink has a red chip's hue. (Its
+    caller asks for a smooth disc: tinted ink has a hue too.)"""
     if float(np.linalg.norm(colour_ab)) < config.hue_min_chroma:
         return UNKNOWN
     gaps = sorted((float(hue_gap(hue_deg(colour_ab), hue_deg(centre))), team) for team, centre in centres.items())

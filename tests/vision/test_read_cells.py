@@ -159,9 +159,14 @@ def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
     lab[2, 2] = (88, -14, 9)  # a pale green chip
     lab[3, 3] = (88, 16, 8)  # a pale red disc: a red chip or red suit ink
     lab[4, 4], cover[4, 4] = (88, 2, -19), 0.2  # pale blue, but only a fifth of the disc
+    lab[5, 5] = (70, 18, -20)  # black suit pips that white balance under warm light tinted violet ...
+    texture = np.full((10, 10), 5.0, np.float32)
+    texture[5, 5] = 30.0  # ... as busy as printed ink, which no chip is
     chip_ab = {"B": (5.0, -45.0), "G": (-40.0, 30.0), "R": (50.0, 25.0)}
-    reading = classify(plain_features(lab, cover), ("B", "G", "R"), CONFIG, model=Chips(), chip_ab=chip_ab)
-    assert [reading[i] for i in (11, 22, 33, 44)] == ["B", "G", "?", "?"]
+    reading = classify(plain_features(lab, cover, texture), ("B", "G", "R"), CONFIG, model=Chips(), chip_ab=chip_ab)
+    assert [reading[i] for i in (11, 22, 33, 44, 55)] == ["B", "G", "?", "?", "?"]
+    smooth = classify(plain_features(lab, cover), ("B", "G", "R"), CONFIG, model=Chips(), chip_ab=chip_ab)
+    assert smooth[55] == "B"  # the same colour on a smooth disc: a blue chip in shade
 
 
 def test_an_unsure_cell_where_a_chip_arrived_goes_by_the_colour_of_the_teams_chips():
