@@ -153,6 +153,8 @@ class VisionConfig:
     sleeve_max_corner_paper: float = 0.5
     sleeve_max_corner_lightness: float = -35.0
     sleeve_max_roundness: float = 0.7
+    sleeve_min_corner_colour: float = 0.4  # ... or the disc's colour covers this share of the card's corners ...
+    sleeve_min_chroma: float = 20.0  # ... and is this colourful (a grey chip matches paper corners)
     # more of the cells than this read as ?: no board that can be read (measured on 1,100 rendered
     # boards: at most 0.38 under hands and glare; a grid of something else 0.9)
     max_unknown_share: float = 0.6
@@ -207,7 +209,7 @@ class VisionConfig:
     # a fit the verdict turned down is kept when reading it shows a Sequence board (pipeline.confirmed_by_reading)
     # more of the cells '?' than this: not clear enough (0.1 turned down dev boards with a hand
     # over 10 to 23 cells, read '?'; the layout checks below turn down no-board photos either way)
-    max_confirm_unknown_share: float = 0.2
+    max_confirm_unknown_share: float = 0.25
     min_confirm_margin: float = 10.0  # the printed turn must lead the next by this many votes ...
     min_confirm_margin_share: float = 0.35  # ... and by this share of the cards that voted
     min_register_lead_share: float = 0.1  # and the grid as placed lead the grid a cell to any side by this share

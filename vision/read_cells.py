@@ -33,6 +33,7 @@ class CellFeatures:
     colour_cover: np.ndarray  # share of the disc of one colour (a chip, even pale or translucent)
     corner_paper: np.ndarray  # share of the cell's four corners that is paper
     corner_lightness: np.ndarray  # their mean lightness against the paper's (92): shadows, hands
+    corner_colour: np.ndarray  # share of them in the disc's colour: no chip reaches there, a hand or sleeve does
     colour_lab: np.ndarray  # (10, 10, 3) median L, a, b of the coloured part of the disc
     texture: np.ndarray  # mean gradient of lightness inside the disc: ink and art are busy, chips smooth
     roundness: np.ndarray  # for one-coloured discs, how round the blob is (0 elsewhere)
@@ -232,15 +233,24 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     corner_paper = 1.0 - _per_cell(not_paper, cell)[:, :, ring].mean(axis=2)
     corner_lightness = _per_cell(lab[..., 0], cell)[:, :, ring].mean(axis=2) - 92.0
     colour, colour_cover = disc_colours(lab, ys, xs, int(config.chip_radius * cell), config)
+    corner_colour = colour_share(_per_cell(lab, cell)[:, :, ring], colour, config)
     roundness = np.zeros((GRID, GRID), np.float32)
     for row, col in zip(*np.nonzero(colour_cover >= config.round_test_min_cover)):
         roundness[row, col] = blob_roundness(lab, int(ys[row, col]), int(xs[row, col]), colour[row, col], cell)
     board_paper = np.median(prepared.paper_lab.reshape(-1, 3), axis=0)
     paper_shade = prepared.paper_lab[..., 0] - board_paper[0]
     paper_tint = np.linalg.norm(prepared.paper_lab[..., 1:] - board_paper[1:], axis=-1)
-    return CellFeatures(cover[ys, xs], wide[ys, xs], colour_cover, corner_paper, corner_lightness, colour,
+    return CellFeatures(cover[ys, xs], wide[ys, xs], colour_cover, corner_paper, corner_lightness, corner_colour, colour,
                         texture[ys, xs], roundness, paper_shade, paper_tint, np.stack([ys, xs], axis=-1),
                         cell_patches(lab))
+
+
+def colour_share(pixels_lab: np.ndarray, colour_lab: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """(10, 10) the share of each cell's (10, 10, P, 3) pixels whose (a, b) lies near its disc's
+    colour (10, 10, 3): within ``colour_spread``, or ``colour_spread_share`` of its chroma."""
+    distance = np.linalg.norm(pixels_lab[..., 1:] - colour_lab[:, :, None, 1:], axis=-1)
+    reach = np.maximum(config.colour_spread, config.colour_spread_share * np.hypot(colour_lab[..., 1], colour_lab[..., 2]))
+    return (distance <= reach[..., None]).mean(axis=2).astype(np.float32)
 
 
 def cell_patches(lab: np.ndarray) -> np.ndarray:
@@ -433,14 +443,20 @@ def chip_share(features: CellFeatures, model: CellModel | None = None) -> np.nda
 
 
 def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: VisionConfig) -> np.ndarray:
-    """(100,) True where a colour fills the cell's disc, but its corners show no paper (dark
-    too) and the blob is not round, and the model gives a hand some chance: a sleeve or a
-    hand in a chip's colour, which can spell a false sequence. On dev seeds read with their
-    true grids, 10 of 14,135 chip calls are such cells: 5 were wrong, 5 right."""
-    hidden = probabilities[:, CLASSES.index("hidden")]
-    return ((hidden >= config.sleeve_min_hidden) & (features.corner_paper.reshape(-1) < config.sleeve_max_corner_paper)
-            & (features.corner_lightness.reshape(-1) < config.sleeve_max_corner_lightness)
-            & (features.roundness.reshape(-1) < config.sleeve_max_roundness))
+    """(100,) True where the model gives a hand some chance and either a colour fills the
+    cell's disc but its corners show no paper (dark too) and the blob is not round, or the
+    disc's colour, clearly a colour, reaches the card's corners, where no chip does: a
+    sleeve, a hand or fingers in a chip's colour, which can spell a false sequence. On dev
+    seeds read with their true grids, 10 of 14,135 chip calls are of the first kind: 5 were
+    wrong, 5 right; of the second, 10 of 25,232 chip calls read by the pipeline: 8 were skin
+    or sleeves read as red or green chips, 2 chips."""
+    hidden = probabilities[:, CLASSES.index("hidden")] >= config.sleeve_min_hidden
+    dark_unround = ((features.corner_paper < config.sleeve_max_corner_paper)
+                    & (features.corner_lightness < config.sleeve_max_corner_lightness)
+                    & (features.roundness < config.sleeve_max_roundness))
+    chroma = np.hypot(features.colour_lab[..., 1], features.colour_lab[..., 2])
+    spreading = (features.corner_colour >= config.sleeve_min_corner_colour) & (chroma >= config.sleeve_min_chroma)
+    return hidden & (dark_unround | spreading).reshape(-1)
 
 
 def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,

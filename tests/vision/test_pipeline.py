@@ -88,8 +88,8 @@ def test_reading_confirms_a_turned_down_fit_only_where_the_grid_lies(shift):
 
 
 def test_a_turned_down_fit_is_kept_with_a_hand_over_a_fifth_of_it():
-    """Dev photo 5151/114: a hand hides 23 cells, read '?' (19% of the playing cells); the
-    printed layout still shows on the rest, and the true grid is kept."""
+    """Dev photo 5151/114: a hand hides 23 cells, 21 of them read '?' (22% of the playing
+    cells); the printed layout still shows on the rest, and the true grid is kept."""
     photo = render_one(5151, 114)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = lattice_from_corners(np.float32(photo.label["corners_px"]) / decoded.scale)

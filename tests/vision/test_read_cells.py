@@ -117,7 +117,7 @@ def plain_features(colour_lab: np.ndarray | None = None, colour_cover: np.ndarra
     zeros = np.zeros((10, 10), np.float32)
     colour_lab = np.zeros((10, 10, 3), np.float32) if colour_lab is None else colour_lab
     texture = np.full((10, 10), 5.0, np.float32) if texture is None else texture  # card art or paper grain
-    return CellFeatures(zeros, zeros, zeros if colour_cover is None else colour_cover, zeros, zeros, colour_lab,
+    return CellFeatures(zeros, zeros, zeros if colour_cover is None else colour_cover, zeros, zeros, zeros, colour_lab,
                         texture, zeros, zeros, zeros, np.zeros((10, 10, 2), np.float32),
                         np.zeros((10, 10, PATCH_SIDE * PATCH_SIDE * 3), np.float32))
 
@@ -210,6 +210,33 @@ def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arri
     assert seen.cells[:10] == "#??B?????#" and seen.cells[91:99] == "GGGGGGGG"
     papered = replace(features, corner_paper=np.ones((10, 10), np.float32))  # the cards' corners show
     assert classify(papered, teams, CONFIG, model=model).cells[:10] == "#BBBBBBBB#"
+
+
+def test_a_chip_call_whose_colour_reaches_the_cards_corners_where_a_hand_may_be_is_unknown():
+    """Fingers over cards in a 3-team game read as red chips (dev 7171/13, 5151/96): round
+    enough, the corners paper between them, but skin reaches the card's corners, where no
+    chip does."""
+    class ChipsAHandMayBe:
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            hand_possible = np.isin(np.arange(len(matrix)) // 10, (4,))
+            return np.where(hand_possible[:, None], [0.8, 0.05, 0.15], [0.97, 0.03, 0.0])
+
+    lab = np.zeros((10, 10, 3), np.float32)
+    cover = np.zeros((10, 10), np.float32)
+    lab[2, 1:5], cover[2, 1:5] = (52, 60, 34), 0.9  # red chips
+    lab[4, 1:5], cover[4, 1:5] = (60, 41, 31), 0.9  # fingers, near enough red's colour
+    corner_colour = np.zeros((10, 10), np.float32)
+    corner_colour[4, 1:3] = 0.7  # skin over two cards' corners; the other two fingertips leave them paper
+    features = replace(plain_features(lab, cover), corner_colour=corner_colour)
+    teams, model = ("B", "G", "R"), ChipsAHandMayBe()
+    reading = classify(features, teams, CONFIG, model=model)
+    assert reading.cells[21:25] == "RRRR" and reading.cells[41:45] == "??RR"
+    assert classify(features, teams, CONFIG, model=model, arrived=[41]).cells[41:45] == "R?RR"  # seen arriving
+    # a set whose blue chips look nearly grey: their faint colour matches paper corners too
+    greyish = np.zeros((10, 10, 3), np.float32)
+    greyish[2, 1:5] = greyish[4, 1:5] = (50, 3, -11)
+    faint = replace(features, colour_lab=greyish, colour_cover=np.where(greyish[..., 0] > 0, 0.9, 0.0))
+    assert classify(faint, ("B", "G"), CONFIG, model=model).cells[41:45] == "BBBB"
 
 
 def test_pictures_taken_for_chips_do_not_pull_a_teams_colour_off_its_chips():
