@@ -448,7 +448,8 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
     """The located grid that reads as a board, and its reading. The locator's fits are read in
     turn: a fit whose cells read mostly '?' is passed over, and so is one whose reading shows
     no printed layout (a fit the verdict was unsure of is then no board; a sure one is kept in
-    case no later fit shows one). With ``near_xy`` (where the board lay in an earlier frame of
+    case no later fit shows one, when it reads as clearly as a fit confirmed by its reading
+    must: a chessboard under a hand read 45 cells '?' and showed no layout). With ``near_xy`` (where the board lay in an earlier frame of
     the same view) the grid is first looked for there: a camera that stays put needs no search.
     Raises BoardNotFound, BoardUnreadable or BoardCutOff."""
     fits: Iterator[GridFit | None] = (iter([locate(image_bgr, config)]) if locate is not None
@@ -468,7 +469,8 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
                 continue  # a grid of something else reads as ?, nearly all of it
             if locate is not None or shows_a_board(read, config):
                 return fit, read
-            if fit.score >= config.sure_board_probability and fallback is None:
+            if (fit.score >= config.sure_board_probability and fallback is None
+                    and unknown_share(read.reading) <= config.max_confirm_unknown_share):
                 fallback = fit, read
     except BoardCutOff:
         if not located:

@@ -167,6 +167,22 @@ def test_a_sure_fit_is_kept_when_no_fit_shows_the_printed_layout(monkeypatch):
     assert analyze_file(default_sample(), 2).board == expected
 
 
+@pytest.mark.parametrize("unknown, kept", [(20, True), (45, False)])
+def test_a_sure_fit_that_shows_no_layout_is_kept_only_when_it_reads_clearly(monkeypatch, unknown, kept):
+    """A chessboard under a hand (independent renderer a, seed 19) was fitted surely and read
+    45 cells '?' and the rest empty squares, no printed layout: it was called a board."""
+    rows = "".join("?" if k < unknown else "." for k in range(96))
+    cells = iter(rows)
+    board = Board("".join("#" if k in (0, 9, 90, 99) else next(cells) for k in range(100)))
+    monkeypatch.setattr("vision.pipeline.classify", lambda *args, **kwargs: board)
+    monkeypatch.setattr(pipeline, "shows_a_board", lambda read, config: False)
+    if kept:  # read (its empty cards may be doubted further on)
+        assert analyze_file(default_sample(), 2).board.cells.count("?") >= unknown
+    else:
+        with pytest.raises(BoardUnreadable):
+            analyze_file(default_sample(), 2)
+
+
 def test_a_real_board_the_locator_was_unsure_of_shows_its_layout_and_is_read():
     unsure = replace(CONFIG, sure_board_probability=1.01)  # no fit is sure
     assert analyze_file(default_sample(), 2, unsure).board == analyze_file(default_sample(), 2).board
