@@ -449,8 +449,9 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
     turn: a fit whose cells read mostly '?' is passed over, and so is one whose reading shows
     no printed layout (a fit the verdict was unsure of is then no board; a sure one is kept in
     case no later fit shows one, when it reads as clearly as a fit confirmed by its reading
-    must: a chessboard under a hand read 45 cells '?' and showed no layout). With ``near_xy`` (where the board lay in an earlier frame of
-    the same view) the grid is first looked for there: a camera that stays put needs no search.
+    must: a chessboard under a hand read 45 cells '?' and showed no layout). With ``near_xy``
+    (where the board lay in an earlier frame of the same view) the grid is first looked for
+    there: a camera that stays put needs no search.
     Raises BoardNotFound, BoardUnreadable or BoardCutOff."""
     fits: Iterator[GridFit | None] = (iter([locate(image_bgr, config)]) if locate is not None
                                       else located_fits(image_bgr, config, fitted))

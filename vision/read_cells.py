@@ -233,7 +233,7 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     corner_paper = 1.0 - _per_cell(not_paper, cell)[:, :, ring].mean(axis=2)
     corner_lightness = _per_cell(lab[..., 0], cell)[:, :, ring].mean(axis=2) - 92.0
     colour, colour_cover = disc_colours(lab, ys, xs, int(config.chip_radius * cell), config)
-    corner_colour = colour_share(_per_cell(lab, cell)[:, :, ring], colour, config)
+    corner_colour = near_colour(_per_cell(lab[..., 1:], cell)[:, :, ring], colour, config).mean(axis=2).astype(np.float32)
     roundness = np.zeros((GRID, GRID), np.float32)
     for row, col in zip(*np.nonzero(colour_cover >= config.round_test_min_cover)):
         roundness[row, col] = blob_roundness(lab, int(ys[row, col]), int(xs[row, col]), colour[row, col], cell)
@@ -245,12 +245,12 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
                         cell_patches(lab))
 
 
-def colour_share(pixels_lab: np.ndarray, colour_lab: np.ndarray, config: VisionConfig) -> np.ndarray:
-    """(10, 10) the share of each cell's (10, 10, P, 3) pixels whose (a, b) lies near its disc's
-    colour (10, 10, 3): within ``colour_spread``, or ``colour_spread_share`` of its chroma."""
-    distance = np.linalg.norm(pixels_lab[..., 1:] - colour_lab[:, :, None, 1:], axis=-1)
+def near_colour(pixels_ab: np.ndarray, colour_lab: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """(10, 10, P) True where each cell's (10, 10, P, 2) pixel (a, b) lies near its colour
+    (10, 10, 3): within ``colour_spread``, or ``colour_spread_share`` of the colour's chroma."""
+    distance = np.linalg.norm(pixels_ab - colour_lab[:, :, None, 1:], axis=-1)
     reach = np.maximum(config.colour_spread, config.colour_spread_share * np.hypot(colour_lab[..., 1], colour_lab[..., 2]))
-    return (distance <= reach[..., None]).mean(axis=2).astype(np.float32)
+    return distance <= reach[..., None]
 
 
 def cell_patches(lab: np.ndarray) -> np.ndarray:
@@ -274,9 +274,7 @@ def disc_colours(lab: np.ndarray, ys: np.ndarray, xs: np.ndarray, radius: int,
     # a chip's rim, its highlight and ink around it do not pull the colour)
     colour = _weighted_mean(patches, coloured)
     for _ in range(2):
-        distance = np.linalg.norm(ab - colour[:, :, None, 1:], axis=-1)
-        reach = np.maximum(config.colour_spread, config.colour_spread_share * np.hypot(colour[..., 1], colour[..., 2]))
-        near = coloured * (distance <= reach[..., None])
+        near = coloured * near_colour(ab, colour, config)
         colour = np.where(near.sum(axis=2, keepdims=True) > 0, _weighted_mean(patches, near), colour)
     return colour.astype(np.float32), near.mean(axis=2).astype(np.float32)
 
