@@ -35,6 +35,7 @@ class VisionConfig:
     check_share: float = 0.0125  # paper is also opened this wide (of the long side): a checked cloth's squares cut off
     min_blob_fill: float = 0.2  # paper must fill this share of its group's hull
     min_proposal_share: float = 0.01  # of the photo's area
+    proposal_edge_share: float = 0.01  # of the long side: a proposal this near the border is fitted after those inside
     max_proposals: int = 12
     max_fitted: int = 12  # proposals fitted, the most periodic first, until one is a sure board (all: 8 left 2 of 338 dev boards unfound)
     # locating: the lattice (vision/locate_lattice.py)

@@ -320,6 +320,22 @@ def most_periodic_first(quads: list[np.ndarray], small_pyramid: Pyramid, config:
     return [quads[index] for index in np.argsort(looks)[::-1]]
 
 
+def inside_photo_first(quads: list[np.ndarray], small_pyramid: Pyramid, config: VisionConfig) -> list[np.ndarray]:
+    """``quads`` (small copy's pixels), those wholly inside the photo first, each group in its
+    order: paper running off the photo is more often a chessboard, a checked cloth or the
+    table than a board to read (one that does is only reported cut off)."""
+    height, width = small_pyramid.shape[:2]
+    margin = config.proposal_edge_share * max(height, width)
+    return sorted(quads, key=lambda quad: reaches_edge(quad, width, height, margin))  # stable: each group keeps its order
+
+
+def reaches_edge(quad: np.ndarray, width: int, height: int, margin: float) -> bool:
+    """Whether a corner of ``quad`` (4, 2) lies within ``margin`` of the photo's border or beyond it."""
+    x, y = quad[:, 0], quad[:, 1]
+    return bool((x < margin).any() or (y < margin).any() or (x > width - 1 - margin).any()
+                or (y > height - 1 - margin).any())
+
+
 def grey_paper_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
     """The proposals made when the white balance comes from the brightest weakly coloured
     pixels rather than the brightest of all (the edges' outlines, the same under any balance,
@@ -375,13 +391,13 @@ def busy_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: Visi
 
 
 def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:
-    """The grid fitted near each of the most periodic proposals, most periodic first, then the
-    proposals' own lattices where aligning strayed far from them; without ``judge`` the verdict
+    """The grid fitted near each of the most periodic proposals, those inside the photo first
+    (``inside_photo_first``), each group the most periodic first, then the proposals' own lattices where aligning strayed far from them; without ``judge`` the verdict
     is not asked (to train it: its model may not fit the features yet)."""
     quads, scale, small_pyramid, gray_pyramid = proposals(image_bgr, config)
     strayed: list[np.ndarray] = []
     ruled_out: list[Refinement] = []
-    for quad in quads[: config.max_fitted]:
+    for quad in inside_photo_first(quads[: config.max_fitted], small_pyramid, config):
         coarse = coarse_fit(quad, small_pyramid, config)
         yield from fit_proposal(coarse, scale, gray_pyramid, config, judge, ruled_out)
         if strays(coarse[0], quad, config):
