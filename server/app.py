@@ -85,7 +85,7 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
     app.state.store = store
     app.state.camera_table = camera_table
     app.state.camera = None  # the follower, once the app has started
-    app.state.hub = Hub()
+    app.state.hub = Hub(view=lambda table_id: tables.table_view_json(store, table_id))
     app.state.readers = photos.Readers(settings)
     app.add_middleware(BodyLimit, max_bytes=settings.max_json_bytes, exempt_suffixes=("/photos", "/calibration"))
     app.add_middleware(SecurityHeaders)

@@ -50,6 +50,12 @@ class ReadingOut(BaseModel):
                           "not stored); stored when the next frame agrees")
 
 
+class TableViewOut(BaseModel):
+    table: TableOut
+    events: list[dict[str, Any]] = Field(description="the latest events, newest first, as /events gives them")
+    photos: list[ReadingOut] = Field(description="the latest readings, newest first, as /photos gives them")
+
+
 class CalibrationNoteOut(BaseModel):
     code: str
     params: dict[str, Any] = {}

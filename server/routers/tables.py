@@ -1,5 +1,5 @@
 """Tables: start one, read its state, change its settings, reset it, its join QR code, and
-the live stream every phone at the table listens to."""
+the live stream every phone at the table listens to, which carries the page's whole view."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import asyncio
 import io
 import secrets
 from collections.abc import AsyncIterator
+from typing import Any
 
 import segno
 from fastapi import APIRouter, Request
@@ -17,11 +18,13 @@ from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
 from server.live import CLOSED
 from server.reading import team_splits
-from server.schemas import CreatedTableOut, LinksOut, TableOut, TableSettingsIn
+from server.schemas import CreatedTableOut, LinksOut, ReadingOut, TableOut, TableSettingsIn, TableViewOut
 from server.settings import ServerSettings
 from server.store import Store, TableRow
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+VIEW_EVENTS, VIEW_PHOTOS = 60, 20  # what the page lists of the history and of the photos
 
 
 def view_path(table: TableRow) -> str:
@@ -39,6 +42,19 @@ def table_out(store: Store, table: TableRow) -> TableOut:
                     team_letters=list(teams_for(table.teams)), win_target=win_target(table.teams),
                     revision=latest.id if latest else 0, view_path=view_path(table),
                     reading_created=latest.created if latest else None, reading=latest.result if latest else None)
+
+
+def table_view(store: Store, table: TableRow) -> TableViewOut:
+    """Everything the page shows of a table: its state, the latest events and readings."""
+    return TableViewOut(table=table_out(store, table), events=store.events(table, VIEW_EVENTS),
+                        photos=[ReadingOut(id=r.id, created=r.created, result=r.result)
+                                for r in store.readings(table, VIEW_PHOTOS)])
+
+
+def table_view_json(store: Store, table_id: str) -> dict[str, Any] | None:
+    """``table_view`` as JSON values, for the live stream; None for a table that is gone."""
+    table = store.table(table_id)
+    return None if table is None else table_view(store, table).model_dump(mode="json")
 
 
 def checked_teams(settings: TableSettingsIn) -> int:
@@ -62,6 +78,12 @@ def create_table(body: TableSettingsIn, store: StoreDep, settings: SettingsDep) 
 @router.get("/{table_id}", response_model=TableOut, summary="A table's state and latest verdict")
 async def read_table(table: TableDep, store: StoreDep) -> TableOut:
     return table_out(store, table)
+
+
+@router.get("/{table_id}/view", response_model=TableViewOut,
+            summary="What the page shows: the table's state, its latest events and readings")
+async def read_table_view(table: TableDep, store: StoreDep) -> TableViewOut:
+    return table_view(store, table)
 
 
 @router.put("/{table_id}/settings", response_model=TableOut, summary="Change players and teams (players only)")
@@ -109,7 +131,8 @@ def qr_svg(link: str) -> bytes:
     return svg.getvalue()
 
 
-@router.get("/{table_id}/stream", summary="Live updates (server-sent events): 'change' when the table changes",
+@router.get("/{table_id}/stream", summary="Live updates (server-sent events): 'change' with the table's new view "
+            "(as /view gives it) whenever the table changes",
             response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
 async def stream(table: TableDep, request: Request, hub: HubDep, settings: SettingsDep) -> StreamingResponse:
     if hub.listeners(table.id) >= settings.max_streams_per_table:  # a runaway client must not exhaust the memory

@@ -194,26 +194,27 @@ function adoptToken() {
 async function refresh() {
   const mine = ++page.refreshes;
   try {
-    const [table, events, photos] = await Promise.all([
-      api(`/api/tables/${page.tableId}`),
-      api(`/api/tables/${page.tableId}/events?limit=60`),
-      api(`/api/tables/${page.tableId}/photos?limit=20`),
-    ]);
-    if (mine !== page.refreshes) return; // a later refresh is on its way with newer news
-    const changed = !page.table || page.table.revision !== table.revision;
-    page.table = table;
-    if (changed) {
-      page.asked = null;
-      showError(null, $("photo-error")); // a newer reading: the last photo's error is old news
-    }
-    renderTable();
-    renderEvents(events);
-    renderPhotos(photos);
-    if (changed) await renderAnswer();
-    if (page.rank && page.suit) await answerCard();
+    const view = await api(`/api/tables/${page.tableId}/view`);
+    if (mine === page.refreshes) await showView(view); // else a later view is on its way
   } catch (error) {
     showError(error);
   }
+}
+
+// The table's view (GET /view, or as the live stream sends it with each change)
+async function showView(view) {
+  const table = view.table;
+  const changed = !page.table || page.table.revision !== table.revision;
+  page.table = table;
+  if (changed) {
+    page.asked = null;
+    showError(null, $("photo-error")); // a newer reading: the last photo's error is old news
+  }
+  renderTable();
+  renderEvents(view.events);
+  renderPhotos(view.photos);
+  if (changed) await renderAnswer();
+  if (page.rank && page.suit) await answerCard();
 }
 
 function renderTable() {
@@ -722,7 +723,12 @@ function listen() {
     setLive(true);
     refresh(); // catch up on anything missed while reconnecting
   });
-  source.addEventListener("change", () => refresh());
+  source.addEventListener("change", (message) => {
+    const news = JSON.parse(message.data);
+    if (!news.view) return refresh();
+    page.refreshes++; // a refresh still on its way brings an older view
+    showView(news.view).catch(showError);
+  });
   source.onerror = () => setLive(false);
 }
 

@@ -20,13 +20,29 @@ def test_a_change_wakes_every_phone_of_that_table_only() -> None:
     asyncio.run(scenario())
 
 
-def test_a_phone_too_slow_to_read_misses_wake_ups_not_the_server() -> None:
+def test_a_phone_too_slow_to_read_loses_old_news_never_the_newest_state() -> None:
     async def scenario() -> None:
-        hub = Hub()
+        views = iter(range(100))
+        hub = Hub(view=lambda table_id: {"revision": next(views)})
         slow = hub.listen("a")
         for _ in range(100):
             hub.publish("a", "photo")  # never blocks, never raises
         assert slow.full()
+        unread = [json.loads(slow.get_nowait())["view"]["revision"] for _ in range(slow.qsize())]
+        assert unread[-1] == 99 and unread == sorted(unread)
+
+    asyncio.run(scenario())
+
+
+def test_each_change_carries_the_view_made_once_for_every_phone() -> None:
+    async def scenario() -> None:
+        made: list[str] = []
+        hub = Hub(view=lambda table_id: made.append(table_id) or {"table": table_id})
+        hub.publish("a", "photo")  # nobody listens: no view is made
+        first, second = hub.listen("a"), hub.listen("a")
+        hub.publish("a", "photo")
+        assert json.loads(await first.get())["view"] == json.loads(await second.get())["view"] == {"table": "a"}
+        assert made == ["a"]
 
     asyncio.run(scenario())
 

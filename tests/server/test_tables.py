@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,20 @@ def test_links_point_phones_at_the_wifi_address_not_the_laptops_loopback(tmp_pat
         assert client.get(f"/api/tables/{table['id']}/links").status_code == 401
         qr = client.get(f"/api/tables/{table['id']}/join.svg", headers=player(table)).content
         assert qr == qr_svg(lan + table["join_path"])
+
+
+def test_the_view_holds_what_the_page_shows_and_the_stream_sends_it(client: TestClient, winning_photo: bytes) -> None:
+    table = client.post("/api/tables", json={"players": 2}).json()
+    assert send_photo(client, table, winning_photo).status_code == 201
+    view = client.get(f"/api/tables/{table['id']}/view").json()
+    assert view["table"] == client.get(f"/api/tables/{table['id']}").json()
+    assert view["events"] == client.get(f"/api/tables/{table['id']}/events?limit=60").json() and view["events"]
+    assert view["photos"] == client.get(f"/api/tables/{table['id']}/photos?limit=20").json()
+    assert view["table"]["reading"]["winner"] == ["B"]
+    hub = client.app.state.hub
+    queue = hub.listen(table["id"])  # a phone's stream, as the stream route holds it
+    try:
+        hub.publish(table["id"], "photo")
+        assert json.loads(queue.get_nowait())["view"] == view
+    finally:
+        hub.leave(table["id"], queue)
