@@ -54,11 +54,14 @@ class CellModel:
         features = np.nan_to_num(np.asarray(features, np.float32))
         cells, (trees, width) = len(features), self.feature.shape
         # every (cell, tree) pair walks down its tree at once, as flat indices into the node arrays
-        node = np.broadcast_to(np.arange(trees, dtype=np.int32) * width, (cells, trees)).copy()
-        feature, threshold, left, right = (a.reshape(-1) for a in (self.feature, self.threshold, self.left, self.right))
+        node = np.broadcast_to(np.arange(trees, dtype=np.intp) * width, (cells, trees)).copy()
+        feature, threshold = self.feature.reshape(-1), self.threshold.reshape(-1)
+        children = np.stack([self.right.reshape(-1), self.left.reshape(-1)])  # [goes left, node]
+        row_start = (np.arange(cells, dtype=np.intp) * features.shape[1])[:, None]
+        flat = features.reshape(-1)
         for _ in range(self.depth):
-            goes_left = np.take_along_axis(features, feature[node], axis=1) <= threshold[node]
-            moved = np.where(goes_left, left[node], right[node])
+            goes_left = flat[row_start + feature[node]] <= threshold[node]
+            moved = children[goes_left.view(np.uint8), node]
             if np.array_equal(moved, node):
                 break  # every cell is at a leaf of every tree
             node = moved
