@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator
@@ -20,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from seqcam.watch_command import parse_source
-from server.camera import CameraFollower, threadsafe_publisher
+from server.camera import CameraFollower
 from server.errors import (
     ApiError,
     api_error_handler,
@@ -68,8 +67,7 @@ def create_app(db_path: Path | str, **overrides: Any) -> FastAPI:
             start_workers(settings.reader_processes)
         follower = None
         if camera_table is not None and settings.camera is not None:
-            publish = threadsafe_publisher(asyncio.get_running_loop(), app.state.hub.publish)
-            follower = CameraFollower(parse_source(settings.camera), store, camera_table, publish)
+            follower = CameraFollower(parse_source(settings.camera), store, camera_table, app.state.hub.publish)
             follower.start()
         app.state.camera = follower
         yield

@@ -8,7 +8,6 @@ again; a video file is followed to its end.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -124,8 +123,3 @@ class CameraFollower:
             after = Board.from_rows(result["grid"])
             self.store.add_reading(table, result, events_between(before, after, table.teams, time.time()))
         self.publish(table.id, "camera")
-
-
-def threadsafe_publisher(loop: asyncio.AbstractEventLoop, publish: Publish) -> Publish:
-    """``publish`` called from another thread, run on the event loop that owns the hub."""
-    return lambda table_id, what: loop.call_soon_threadsafe(publish, table_id, what)

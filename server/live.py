@@ -17,13 +17,18 @@ View = Callable[[str], "dict[str, Any] | None"]  # a table's view as the page sh
 
 
 class Hub:
-    """Per table, the queues of the streams open on it. Used from the event loop only."""
+    """Per table, the queues of the streams open on it. Streams listen on the event loop;
+    changes may be published from any thread (a plain ``def`` route runs in the thread pool,
+    the camera in its own): an asyncio queue filled from another thread does not wake its
+    reader, so the message is handed to the loop."""
 
     def __init__(self, view: View | None = None) -> None:
         self._listeners: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
         self._view = view
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop the streams listen on
 
     def listen(self, table_id: str) -> asyncio.Queue[str]:
+        self._loop = running_loop() or self._loop
         queue: asyncio.Queue[str] = asyncio.Queue(maxsize=16)
         self._listeners[table_id].add(queue)
         return queue
@@ -47,17 +52,30 @@ class Hub:
 
     def publish(self, table_id: str, what: str) -> None:
         """Sends every stream of the table what changed, when (for latency checks) and the
-        table's new view; a stream too slow to keep up loses its oldest unread message, never
-        the newest state."""
-        queues = self._listeners.get(table_id)
-        if not queues:
+        table's new view (made in the caller's thread); a stream too slow to keep up loses its
+        oldest unread message, never the newest state."""
+        if not self._listeners.get(table_id):
             return
         news: dict[str, Any] = {"what": what, "t": time.time()}
         view = self._view(table_id) if self._view is not None else None
         if view is not None:
             news["view"] = view
         message = json.dumps(news)
-        for queue in queues:
+        if self._loop is None or running_loop() is self._loop:
+            self._deliver(table_id, message)
+        else:
+            self._loop.call_soon_threadsafe(self._deliver, table_id, message)
+
+    def _deliver(self, table_id: str, message: str) -> None:
+        for queue in self._listeners.get(table_id, ()):
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(message)
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running in this thread, if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -1,5 +1,7 @@
 import asyncio
 import json
+import threading
+import time
 
 from server.live import CLOSED, Hub
 
@@ -59,3 +61,16 @@ def test_closing_ends_every_stream_even_one_whose_queue_is_full() -> None:
         assert drained[-1] == CLOSED and CLOSED not in drained[:-1]
 
     asyncio.run(scenario())
+
+
+def test_a_change_published_from_another_thread_wakes_the_phones_at_once() -> None:
+    # a plain `def` route (undo, settings, reset) runs in the thread pool, the camera in its own
+    async def scenario() -> float:
+        hub = Hub()
+        phone = hub.listen("a")
+        threading.Timer(0.05, hub.publish, args=("a", "undo")).start()
+        start = time.perf_counter()
+        assert json.loads(await asyncio.wait_for(phone.get(), timeout=5.0))["what"] == "undo"
+        return time.perf_counter() - start
+
+    assert asyncio.run(scenario()) < 2.0  # not woken, it waited for the 5 s timeout
