@@ -35,6 +35,7 @@ from itertools import combinations
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 GRID = 10
 LINES = GRID + 1
@@ -911,15 +912,15 @@ def point_symmetry_near(gray: np.ndarray, cell_px: int, half_window: float, cent
     rows = np.asarray(centres_yx[:, 0])[:, None] - reach_px + np.arange(side)  # in padded pixels
     cols = np.asarray(centres_yx[:, 1])[:, None] - reach_px + np.arange(side)
     around = padded[rows[:, :, None], cols[:, None, :]]  # (N, side, side)
+    # a row's windows along it: along[n, y, x, r + dx] = around[n, y, x + r + dx]
+    along = sliding_window_view(around, 2 * r + 1, axis=2)  # (N, side, width, 2 r + 1)
     pairs = np.zeros((len(centres_yx), width, width), np.float32)
-    count = 0
     for dy in range(0, r + 1):
-        for dx in range(-r, r + 1):
-            if dy == 0 and dx <= 0:
-                continue  # each pair of points once
-            pairs += around[:, r + dy : r + dy + width, r + dx : r + dx + width] * \
-                around[:, r - dy : r - dy + width, r - dx : r - dx + width]
-            count += 1
+        above = along[:, r + dy : r + dy + width]  # the point (dy, dx) from each place
+        below = along[:, r - dy : r - dy + width, :, ::-1]  # and the point (-dy, -dx)
+        first = r + 1 if dy == 0 else 0  # each pair of points once
+        pairs += np.einsum("nyxd,nyxd->nyx", above[..., first:], below[..., first:])
+    count = ((2 * r + 1) ** 2 - 1) // 2
     return pairs / count  # 1 where the window is as symmetric as the picture is detailed
 
 
