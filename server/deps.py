@@ -3,8 +3,8 @@ the path, and the player token check.
 
 They are ``async``: FastAPI runs a plain ``def`` dependency in its thread pool, a thread hop
 each per request, and none of these waits on anything (the table is one indexed SQLite
-read). With 10 phones refetching the table after each photo, the hops cost the server more
-than the rest of the request did."""
+read). With 10 phones refetching the table after each photo (as the page did before the live
+stream carried the table's view), the hops cost the server more than the rest of the request did."""
 
 from __future__ import annotations
 
