@@ -2,11 +2,11 @@
 
 Starts `seqcam serve` in a subprocess on a temporary database and a free port, connects
 ``viewers`` phones to one table's live stream (each fetches the table's view when it joins
-and reads each change's new view from the stream, as the page does), sends ``photos`` 1080p photos from ``senders`` players at once, then stops
-everything and prints photos analysed per second and latencies. The default 200 photos
-(about 15 s) measure the server's steady pace: in runs of 40 the start (the first photos
-sent all at once) and the end (fewer photos in flight than readers) cost about 7% of it
-(14.3 photos/s against 15.3 on one machine). With ``--live`` the photos are a phone camera's
+and reads each change's new view from the stream, as the page does), sends ``photos`` 1080p
+photos from ``senders`` players at once, then stops everything and prints photos analysed
+per second and latencies. The default 200 photos (about 15 s) measure the server's steady
+pace: in runs of 40 the start (the first photos sent all at once) and the end (fewer photos
+in flight than readers) cost about 7% of it (14.3 photos/s against 15.3 on one machine). With ``--live`` the photos are a phone camera's
 frames (``live=true``) of one view, as the page streams them. It never runs longer than
 ``--max-seconds``. Needs the test extra (httpx).
 """

@@ -392,8 +392,9 @@ def busy_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: Visi
 
 def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool = True) -> Iterator[Candidate]:
     """The grid fitted near each of the most periodic proposals, those inside the photo first
-    (``inside_photo_first``), each group the most periodic first, then the proposals' own lattices where aligning strayed far from them; without ``judge`` the verdict
-    is not asked (to train it: its model may not fit the features yet)."""
+    (``inside_photo_first``), each group the most periodic first, then the proposals' own
+    lattices where aligning strayed far from them; without ``judge`` the verdict is not asked
+    (to train it: its model may not fit the features yet)."""
     quads, scale, small_pyramid, gray_pyramid = proposals(image_bgr, config)
     strayed: list[np.ndarray] = []
     ruled_out: list[Refinement] = []

@@ -21,7 +21,7 @@ from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
 from server.reading import (corrected_reading, correction_event, events_between, reading_json, verdict_events,
                             with_corrections)
-from server.routers.tables import table_out
+from server.routers.tables import readings_out, table_out
 from server.schemas import CorrectionIn, ReadingOut, TableOut
 from server.settings import ServerSettings
 from server.store import CalibrationRow
@@ -193,7 +193,7 @@ async def send_photo(request: Request, response: Response, table: PlayerTableDep
 
 @router.get("/{table_id}/photos", response_model=list[ReadingOut], summary="The game's readings, newest first")
 def list_photos(table: TableDep, store: StoreDep, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[ReadingOut]:
-    return [ReadingOut(id=r.id, created=r.created, result=r.result) for r in store.readings(table, limit)]
+    return readings_out(store, table, limit)
 
 
 @router.post("/{table_id}/undo", response_model=TableOut, summary="Undo the latest photo (players only)")

@@ -44,11 +44,15 @@ def table_out(store: Store, table: TableRow) -> TableOut:
                     reading_created=latest.created if latest else None, reading=latest.result if latest else None)
 
 
+def readings_out(store: Store, table: TableRow, limit: int) -> list[ReadingOut]:
+    """The table's latest ``limit`` readings, newest first."""
+    return [ReadingOut(id=r.id, created=r.created, result=r.result) for r in store.readings(table, limit)]
+
+
 def table_view(store: Store, table: TableRow) -> TableViewOut:
     """Everything the page shows of a table: its state, the latest events and readings."""
     return TableViewOut(table=table_out(store, table), events=store.events(table, VIEW_EVENTS),
-                        photos=[ReadingOut(id=r.id, created=r.created, result=r.result)
-                                for r in store.readings(table, VIEW_PHOTOS)])
+                        photos=readings_out(store, table, VIEW_PHOTOS))
 
 
 def table_view_json(store: Store, table_id: str) -> dict[str, Any] | None:
