@@ -60,6 +60,7 @@ class LiveEvent:
     # a sequence where several windows fit: every set of windows the players may choose
     # (numbered from 1 in ``detail`` and in ``LiveReferee.choose``); None when there is no choice
     options: tuple[tuple[tuple[Cell, ...], ...], ...] | None = None
+    rule: str | None = None  # on a violation: the broken rule's code (``ViolationKind``), for the page
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,8 @@ class LiveReferee:
                                     f"A {TEAM_NAMES[move.team]} chip was removed from {cell_name(move.cell)}."))
         for violation in move.violations:
             events.append(LiveEvent("violation", move.team, violation.cells[0] if violation.cells else None,
-                                    violation.cells, f"{violation.kind.value}: {violation.message}"))
+                                    violation.cells, f"{violation.kind.value}: {violation.message}",
+                                    rule=violation.kind.value))
         remover = self._remover(move.team) if move.kind == MoveKind.REMOVED else None
         if after != self.board:
             self._remember(events[0] if events else None)
@@ -302,7 +304,8 @@ class LiveReferee:
                              f"{cell_name(c)}{unseen}") for c in told if after[c] in self.teams]
         for c in changed:
             if self.board[c] in self.teams:
-                events += [LiveEvent("violation", self.board[c], c, v.cells, f"{v.kind.value}: {v.message}")
+                events += [LiveEvent("violation", self.board[c], c, v.cells, f"{v.kind.value}: {v.message}",
+                                     rule=v.kind.value)
                            for v in removal_violations(c, self.board[c], None, c in self.protected)]
         self._remember(events[0] if events else None)
         self.board = after

@@ -1,8 +1,9 @@
 """The server's own camera (`seqcam serve --camera SOURCE`).
 
 A thread follows the source with the tracker (vision/track.py), as `seqcam watch` does; every
-board it accepts becomes a reading of the camera's table, with the events a photo would
-give, and every phone at that table is told at once. A source that fails or stops is tried
+board it accepts becomes a reading of the camera's table, and every phone at that table is
+told at once. The camera sees every move, so its live referee knows whose turn it is and the
+cell a one-eyed jack just cleared (a photo's reading cannot): out-of-turn play is called. A source that fails or stops is tried
 again; a video file is followed to its end.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 
 from referee.board import Board
 from referee.judge import judge
+from referee.live import LiveReferee
 from seqcam.watch_command import (
     RETRY_WAIT_S,
     SAMPLE_FPS,
@@ -23,7 +25,7 @@ from seqcam.watch_command import (
     open_capture,
     sampled_frames,
 )
-from server.reading import events_between, verdict_details, with_corrections
+from server.reading import live_move_events, verdict_details, verdict_events, with_corrections
 from server.store import Store, TableRow
 from vision.config import VisionConfig
 from vision.errors import VisionWarning
@@ -53,6 +55,9 @@ class CameraFollower:
         self.state = "starting"  # starting, following, unavailable, ended
         self._stop = threading.Event()
         self._taken: Board | None = None  # a board the players set (an undo), for the tracker to take
+        self._referee: LiveReferee | None = None  # the game since the camera's first reading of this table
+        self._stored: list[str] | None = None  # the grid the camera stored last
+        self._unseen = False  # the board was out of view, or the view moved, since the last change
         self._thread = threading.Thread(target=self._run, name="seqcam-camera", daemon=True)
 
     def start(self) -> None:
@@ -98,8 +103,9 @@ class CameraFollower:
                     if taken is not None and tracker.board is not None:
                         tracker.board = taken
                     for seen in tracker.feed(frame, t, index):
+                        self._unseen = self._unseen or seen.kind == BOARD_FOUND or seen.new_view
                         if seen.kind in (BOARD_FOUND, BOARD_CHANGED) and seen.board is not None:
-                            self._store(seen.board, seen.warnings)
+                            self.record(seen.board, seen.warnings)
             finally:
                 capture.release()
             if not self.source.live:
@@ -109,7 +115,8 @@ class CameraFollower:
             log.warning("%s stopped sending frames; reconnecting", self.source.name)
             self._stop.wait(self.retry_wait_s)
 
-    def _store(self, board: Board, warnings: tuple[VisionWarning, ...]) -> None:
+    def record(self, board: Board, warnings: tuple[VisionWarning, ...]) -> None:
+        """A board the tracker accepted becomes the table's reading, unless it reads as the last one."""
         table = self.store.table(self.table_id)
         if table is None:
             return
@@ -121,5 +128,23 @@ class CameraFollower:
                 return
             before = Board.from_rows(latest.result["grid"]) if latest is not None else None
             after = Board.from_rows(result["grid"])
-            self.store.add_reading(table, result, events_between(before, after, table.teams, time.time()))
+            now = time.time()
+            events = self._move_events(before, after, table.teams, now) + verdict_events(before, after, table.teams, now)
+            self.store.add_reading(table, result, events)
+            self._stored = result["grid"]
         self.publish(table.id, "camera")
+
+    def _move_events(self, before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
+        """The move from ``before`` (the table's latest reading) to ``after`` as the live referee
+        judges it. A table the players changed since the camera's last reading (a correction, an
+        undo, a photo, new settings) is taken up from their board, whose turn it is unknown
+        until the next chip placed: nobody is wrongly called out of turn."""
+        if before is None:  # the first reading of a game: the game may have started before it
+            self._referee, self._unseen = None, False
+            return []
+        if self._referee is None or self._stored != before.rows() or self._referee.team_count != team_count:
+            self._referee = LiveReferee(team_count, before)
+        if self._unseen:
+            self._referee.lose_track()
+        self._unseen = False
+        return live_move_events(self._referee.observe(after), t)

@@ -10,6 +10,7 @@ from referee.board import CHIP_COLOURS, UNKNOWN, Board
 from referee.cells import CELLS, TEAM_NAMES, Cell, cell, cell_col, cell_name, cell_row
 from referee.game import SetupError, team_count_for
 from referee.judge import Judgement, RemovalKind, judge, removal
+from referee.live import LiveEvent
 from referee.moves import MoveKind, infer_move, removal_violations
 from seqcam.analyze_command import result_json
 from seqcam.judge_command import cell_pairs
@@ -102,6 +103,17 @@ def moves_since(before: Board, after: Board, team_count: int, t: float) -> list[
                       f"placed a chip on {cell_name(c)} since the last reading.") for c in changed if after[c] in CHIP_COLOURS]
     return events + [_event(t, "violation", v.kind.value, None, None, [pair(c) for c in v.cells], v.message)
                      for v in broken]
+
+
+def live_move_events(events: list[LiveEvent], t: float) -> list[dict[str, Any]]:
+    """The chips placed and removed and the rules broken, as the live referee saw them (the
+    camera's table), in the form of ``move_events``; its sequences and winner are left to
+    ``verdict_events``, which a photo's reading uses too."""
+    broken = {c for e in events if e.type == "violation" for c in e.cells or ()}
+    moves = [_event(t, e.type, f"{e.type}_illegal" if e.cell in broken else e.type, e.team, pair(e.cell), None, e.detail)
+             for e in events if e.type in ("placed", "removed") and e.cell is not None]
+    return moves + [_event(t, "violation", e.rule or "", None, None, [pair(c) for c in e.cells or ()],
+                           e.detail.removeprefix(f"{e.rule}: ")) for e in events if e.type == "violation"]
 
 
 def verdict_events(before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
 """The server's own camera: the bundled demo video, followed in a thread, feeds its table
 with readings and events like photos would; a source that cannot be opened changes nothing;
-the camera's table is the same after a restart; an undo there resets the tracker's board."""
+the camera's table is the same after a restart; an undo there resets the tracker's board; the
+camera's referee knows whose turn it is, unless the players changed the table meanwhile."""
 
 from __future__ import annotations
 
@@ -12,8 +13,12 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from referee.board import Board
+from referee.cells import cell
 from seqcam.samples import default_video
+from seqcam.watch_command import Source
 from server.app import create_app
+from server.camera import CameraFollower
+from server.store import Store, TableRow
 from tests.server.conftest import player
 
 DEMO_LABEL = json.loads(default_video().with_suffix(".json").read_text())
@@ -59,10 +64,6 @@ def test_the_camera_table_is_the_same_after_a_restart(tmp_path: Path) -> None:
 
 def test_a_live_camera_that_is_missing_then_comes_back_is_followed(tmp_path: Path) -> None:
     import shutil
-
-    from seqcam.watch_command import Source
-    from server.camera import CameraFollower
-    from server.store import Store
 
     store = Store(tmp_path / "tables.sqlite3")
     table = store.create_table("cam", "token", players=2, teams=2)
@@ -122,3 +123,40 @@ def test_a_correction_waits_while_the_cameras_thread_stores_a_reading(client: Te
         camera_storing.release()
     assert answered.wait(10)
     assert client.get(url).json()["reading"]["grid"][4][7] == "."
+
+
+def camera_on_new_table(tmp_path: Path) -> tuple[CameraFollower, Store, TableRow]:
+    store = Store(tmp_path / "tables.sqlite3")
+    table = store.create_table("cam", "token", players=2, teams=2)
+    follower = CameraFollower(Source("unused.mp4", False, "the test camera"), store, table, lambda table_id, what: None)
+    return follower, store, table
+
+
+def codes(store: Store, table: TableRow) -> list[str]:
+    return [event["code"] for event in reversed(store.events(table))]
+
+
+def test_the_camera_calls_a_team_playing_out_of_turn(tmp_path: Path) -> None:
+    camera, store, table = camera_on_new_table(tmp_path)
+    board = Board.empty()
+    camera.record(board, ())  # the game starts
+    for row_col, team in [((4, 4), "B"), ((5, 5), "G"), ((6, 6), "B"), ((7, 7), "B")]:
+        board = board.with_cell(cell(*row_col), team)
+        camera.record(board, ())
+    assert codes(store, table) == ["placed", "placed", "placed", "placed_illegal", "out_of_turn"]
+    store.close()
+
+
+def test_the_camera_takes_up_a_table_the_players_corrected_without_guessing_whose_turn_it_is(tmp_path: Path) -> None:
+    camera, store, table = camera_on_new_table(tmp_path)
+    board = Board.empty()
+    camera.record(board, ())
+    for row_col in [(4, 4), (5, 5)]:
+        board = board.with_cell(cell(*row_col), "B")
+        camera.record(board, ())
+    assert codes(store, table)[-2:] == ["placed_illegal", "out_of_turn"]
+    corrected = board.with_cell(cell(5, 5), "G")  # the players say the second chip was green
+    store.add_reading(table, {**store.latest_reading(table).result, "grid": corrected.rows()}, [])
+    camera.record(corrected.with_cell(cell(6, 6), "G"), ())  # green again: the camera no longer knows the turn
+    assert codes(store, table)[-1] == "placed"
+    store.close()
