@@ -3,8 +3,8 @@
 A thread follows the source with the tracker (vision/track.py), as `seqcam watch` does; every
 board it accepts becomes a reading of the camera's table, and every phone at that table is
 told at once. The camera sees every move, so its live referee knows whose turn it is and the
-cell a one-eyed jack just cleared (a photo's reading cannot): out-of-turn play is called. A source that fails or stops is tried
-again; a video file is followed to its end.
+cell a one-eyed jack just cleared (a photo's reading cannot): out-of-turn play is called. A
+source that fails or stops is tried again; a video file is followed to its end.
 """
 
 from __future__ import annotations
