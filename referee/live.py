@@ -136,10 +136,16 @@ class LiveReferee:
         self.choice: SequenceChoice | None = None  # the latest sequence the players may still choose
         self._history: list[_Seen] = []
         self.unseen = False  # the board was out of view since the last change seen
+        self.doubted: set[Cell] = set()  # cells known empty, read ? since: a chip may lie there unseen
 
     def observe(self, after: Board) -> list[LiveEvent]:
         """The events between the last reading and ``after``; cells hidden in ``after`` keep
-        what was known."""
+        what was known; a cell known empty that can no longer be read may hold a chip placed
+        unseen: whose turn it is is unknown until the next chip placed."""
+        doubted, was_doubted = {c for c in CELLS if self.board[c] == EMPTY and after[c] == UNKNOWN}, self.doubted
+        if doubted - was_doubted:
+            self.to_play, self.cleared = None, None
+        self.doubted = doubted
         after = Board("".join(old if new == UNKNOWN else new for old, new in zip(self.board.cells, after.cells)))
         unseen, self.unseen = self.unseen, self.unseen and after == self.board
         move = infer_move(self.board, after, team_count=self.team_count, to_play=self.to_play,
@@ -164,6 +170,8 @@ class LiveReferee:
         if move.kind == MoveKind.PLACED and move.team is not None and move.cell is not None:
             events += self._claim(move.team, move.cell)
             self._next_after(move.team)
+            if move.cell in was_doubted:  # a chip seen late: placed when, in whose turn, is unknown
+                self.to_play = None
             self.cleared = None
         elif move.kind == MoveKind.REMOVED and move.cell is not None:
             self.protected.discard(move.cell)

@@ -11,7 +11,9 @@ thumbnail of the board at rest, cell by cell where a chip lies:
 - a few cells changed and nothing crossed the ring: those cells are read (the pipeline's
   read stage only). A cell whose reading holds for ``stable_s`` seconds and
   ``stable_frames`` frames is settled; settled new chips and emptied cells are accepted
-  together, and the reference takes the cells' new picture;
+  together, and the reference takes the cells' new picture. An empty card whose picture
+  changed passes as empty only if read so clearly; read ? for ``unsure_s`` it is held as ?
+  (a chip the reader cannot make out: the referee then blames nobody for a move it missed);
 - many cells covered, or the ring crossed: hands are over the board, nothing counts, but
   for a move that was settling when they came, apart from them (no covered cell beside it,
   its picture steady): the next player may reach in before the last move has settled;
@@ -22,7 +24,8 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   again and the new lattice kept, turned to agree with the board as it was, if the board
   then looks as before (found where it was, but unlike the reference for ``stale_after_s``:
   the reference caught a hand, and a new one is taken); the whole board is then read afresh, where more than
-  ``max_fresh_changes`` differences are misreadings, not moves. Not found for
+  ``max_fresh_changes`` differences are misreadings, not moves (but for chips placed since,
+  which changed their card's picture as a chip does). Not found for
   ``lost_after_s``: the board is reported lost.
 
 Only cells whose picture changed are read, so a cell that the reader calls differently
@@ -466,7 +469,10 @@ class Tracker:
         reading = self.read(frame_bgr, arrived)
         pending = {c: Pending.after(self._pending.get(c), reading.cells[c], t) for c in map(int, cells)}
         self._pending = pending
-        calls = {c: p.call(self.track.max_doubts_per_call) for c, p in pending.items()}
+        # an empty card whose picture changed passes as empty only when read so clearly: a chip
+        # the reader cannot make out (glare, a pale chip) must not pass for no move
+        calls = {c: p.call(self.track.reveal_max_doubts if p.symbol == EMPTY and c in arrived
+                           else self.track.max_doubts_per_call) for c, p in pending.items()}
         settled = {c: calls[c] for c, p in pending.items() if p.settled(t, self.track)}
         new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
         # a cell the board holds as ? now read (glare gone, a hand's shadow gone) is no move
@@ -485,17 +491,24 @@ class Tracker:
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c].since >= self.track.unsure_s))]
+        # an empty card changed yet read ? for long: a chip may lie there unseen; the board says so
+        doubted = {c: UNKNOWN for c in letting_go if settled[c] == UNKNOWN and self.board.cells[c] == EMPTY
+                   and c in arrived}
+        self._quiet_unknown |= set(doubted)
         if covered and not still:
             revealed = {}
         if covered:
             changes = {}  # what shows under a resting hand is no move
         elif self.fresh and len(changes) > self.track.max_fresh_changes:
-            letting_go += list(changes)  # a new view read differently, not moves made while it moved
-            changes = {}
+            # a new view read differently, not moves made while it moved; but a chip placed since
+            # the new view was taken changed its card's picture much
+            placed = self._placed_since_view(thumb, changes, arrived)
+            letting_go += [c for c in changes if c not in placed]
+            changes = placed
         self._take_reference(thumb, letting_go + list(changes) + list(revealed))
         if self.fresh and not [c for c in pending if c not in settled or settled[c] == UNKNOWN]:
             self.fresh = False
-        if not changes and not revealed:
+        if not changes and not revealed and not doubted:
             return []
         events = []
         on_unknown = [c for c in changes if self.board.cells[c] == UNKNOWN]
@@ -503,10 +516,21 @@ class Tracker:
             self.board = Board("".join(EMPTY if c in on_unknown else x for c, x in enumerate(self.board.cells)))
             events.append(TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view))
         cells_now = list(self.board.cells)
-        for c, symbol in {**revealed, **changes}.items():
+        for c, symbol in {**doubted, **revealed, **changes}.items():
             cells_now[c] = symbol
         self.board = Board("".join(cells_now))
         return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view)]
+
+    def _placed_since_view(self, thumb: np.ndarray, changes: dict[int, str], arrived: Collection[int]
+                           ) -> dict[int, str]:
+        """Of the differences a new view is read with, the chips placed since it was taken: on
+        ``arrived`` cards whose picture changed as much as a chip changes it (a view read
+        differently shows no such change); none if more than ``max_fresh_changes``."""
+        assert self.reference is not None
+        change = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1].reshape(-1)
+        placed = {c: s for c, s in changes.items()
+                  if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
+        return placed if len(placed) <= self.track.max_fresh_changes else {}
 
     def _revisit(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
         """The board at rest: its ? cells are read again every ``revisit_every_s``, and one

@@ -367,6 +367,55 @@ def test_a_move_read_unknown_in_every_other_frame_is_seen(demo, monkeypatch, max
     assert ((first["team"], first["cell"]) in [(line["team"], line["cell"]) for line in lines]) == seen
 
 
+def _placed_chip_read_as(frames: list[np.ndarray], label: dict, monkeypatch, calls: str
+                         ) -> tuple[Tracker, int, str]:
+    """A tracker on the demo's first frame fed, for 4 s, the frame just after its first chip
+    was placed, the chip's cell read in turn as each symbol of ``calls``; the cell, its chip."""
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    tracker = _tracker_on(frames[0])
+    read, count = tracker.read, itertools.count()
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frame_bgr, arrived).with_cell(
+        where, calls[next(count) % len(calls)]))
+    for k in range(1, 40):
+        tracker.feed(after, k / 10, k)
+    return tracker, where, placed["team"]
+
+
+@pytest.mark.parametrize("calls, held", [("?", "?"), ("??.", "?"), (".", ".")])
+def test_an_empty_card_changed_yet_read_unknown_is_held_unknown(demo, monkeypatch, calls: str, held: str) -> None:
+    """A chip the reader cannot make out (glare on it) changed its card: the board holds the
+    cell as ?, so that the referee blames nobody for a move it may have missed. Read empty now
+    and then, but mostly ?, it is still no clear empty card; read empty throughout, it is one."""
+    frames, label = demo
+    tracker, where, _ = _placed_chip_read_as(frames, label, monkeypatch, calls)
+    assert tracker.board[where] == held
+
+
+def test_a_chip_placed_in_a_new_view_read_with_other_differences_is_a_move(demo, monkeypatch) -> None:
+    """A new view read with more differences than moves make (misreadings) still takes the chip
+    placed since it was taken: its card's picture changed as a chip changes it."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    misread = [c for c, symbol in enumerate(board.cells) if symbol == "B"][:2]
+    read = tracker.read
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): Board("".join(
+        "G" if c in misread else symbol for c, symbol in enumerate(read(frame_bgr, arrived).cells))))
+    n = tracker.track.thumb_cell_px
+    row, col = placed["cell"]
+    change = track_module.block_change(thumbnail(after, tracker.lattice, n), tracker.reference, n)[row + 1, col + 1]
+    assert change >= tracker.track.placed_change
+    tracker.fresh = True
+    for k in range(1, 20):
+        tracker.feed(after, k / 10, k)
+    assert tracker.board == board.with_cell(where, placed["team"])
+
+
 def _resting_with_unknown(frames: list[np.ndarray]) -> tuple[Tracker, Board, list[int]]:
     """A tracker on the demo's first frame whose board holds four chips and an empty card as ?
     (the first reading doubted them), and the board as it really reads."""

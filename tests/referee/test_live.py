@@ -104,6 +104,30 @@ def test_after_losing_track_nobody_is_out_of_turn() -> None:
     assert _codes(live.observe(_board((4, 4, "B"), (1, 1, "B"), (2, 2, "B")))) == ["out_of_turn"]
 
 
+@pytest.mark.parametrize("unread", [True, False])
+def test_an_empty_cell_that_can_no_longer_be_read_leaves_the_turn_unknown(unread: bool) -> None:
+    """A chip the camera cannot make out (glare) may have been green's move: blue playing next
+    is not called out of turn; with the cell read empty, blue is."""
+    live = LiveReferee(2, Board.empty())
+    live.observe(_board((4, 4, "B")))
+    doubt = _board((4, 4, "B")).with_cell(cell(6, 6), "?" if unread else ".")
+    assert live.observe(doubt) == []
+    codes = _codes(live.observe(doubt.with_cell(cell(1, 1), "B")))
+    assert codes == ([] if unread else ["out_of_turn"])
+    # the turn is known again from the chip placed: blue again is out of turn
+    assert _codes(live.observe(doubt.with_cell(cell(1, 1), "B").with_cell(cell(2, 2), "B"))) == ["out_of_turn"]
+
+
+def test_a_chip_seen_late_where_the_cell_could_not_be_read_leaves_the_turn_unknown() -> None:
+    live = LiveReferee(2, Board.empty())
+    live.observe(_board((4, 4, "B")))
+    live.observe(_board((4, 4, "B")).with_cell(cell(6, 6), "?"))
+    live.observe(_board((4, 4, "B"), (7, 7, "B")).with_cell(cell(6, 6), "?"))  # blue, read as its turn
+    late = live.observe(_board((4, 4, "B"), (7, 7, "B"), (6, 6, "G")))  # green's chip, made out at last
+    assert [(e.type, e.team) for e in late] == [("placed", "G")]
+    assert _codes(live.observe(_board((4, 4, "B"), (7, 7, "B"), (6, 6, "G"), (8, 8, "G")))) == []
+
+
 def test_moves_made_while_the_board_was_out_of_view_are_told_not_called_violations() -> None:
     live = LiveReferee(2, _board((4, 4, "B"), (5, 5, "G")))
     live.lose_track()  # several turns may go by unseen
