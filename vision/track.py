@@ -25,7 +25,8 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   then looks as before (found where it was, but unlike the reference for ``stale_after_s``:
   the reference caught a hand, and a new one is taken); the whole board is then read afresh, where more than
   ``max_fresh_changes`` differences are misreadings, not moves (but for chips placed since,
-  which changed their card's picture as a chip does). Not found for
+  which changed their card's picture as a chip does), and so is a card that reads otherwise
+  only later, its picture unchanged (glare read now as a chip, now as an empty card). Not found for
   ``lost_after_s``: the board is reported lost.
 
 Only cells whose picture changed are read, so a cell that the reader calls differently
@@ -499,12 +500,10 @@ class Tracker:
             revealed = {}
         if covered:
             changes = {}  # what shows under a resting hand is no move
-        elif self.fresh and len(changes) > self.track.max_fresh_changes:
-            # a new view read differently, not moves made while it moved; but a chip placed since
-            # the new view was taken changed its card's picture much
-            placed = self._placed_since_view(thumb, changes, arrived)
-            letting_go += [c for c in changes if c not in placed]
-            changes = placed
+        elif self.fresh:
+            moves = self._fresh_moves(thumb, changes, arrived, t)
+            letting_go += [c for c in changes if c not in moves]
+            changes = moves
         self._take_reference(thumb, letting_go + list(changes) + list(revealed))
         if self.fresh and not [c for c in pending if c not in settled or settled[c] == UNKNOWN]:
             self.fresh = False
@@ -521,14 +520,23 @@ class Tracker:
         self.board = Board("".join(cells_now))
         return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view)]
 
-    def _placed_since_view(self, thumb: np.ndarray, changes: dict[int, str], arrived: Collection[int]
-                           ) -> dict[int, str]:
-        """Of the differences a new view is read with, the chips placed since it was taken: on
-        ``arrived`` cards whose picture changed as much as a chip changes it (a view read
-        differently shows no such change); none if more than ``max_fresh_changes``."""
+    def _fresh_moves(self, thumb: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float
+                     ) -> dict[int, str]:
+        """Of the differences a new view is read with, the moves: made while the view moved
+        (read so from the start of the view) or since (the cell's picture changed), and at most
+        ``max_fresh_changes`` of them, else only chips placed since the view was taken, on
+        ``arrived`` cards whose picture changed as much as a chip changes it. A card whose
+        picture stayed as it was and that reads otherwise only later is a misreading (glare
+        read now as a chip, now as ?, now as an empty card)."""
         assert self.reference is not None
         change = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1].reshape(-1)
-        placed = {c: s for c, s in changes.items()
+        view_since = t if self._fresh_since is None else self._fresh_since
+        from_the_start = view_since + self.track.fresh_still_s + self.track.stable_s
+        moves = {c: s for c, s in changes.items()
+                 if change[c] >= self.track.faint_change or self._pending[c].since <= from_the_start}
+        if len(moves) <= self.track.max_fresh_changes:
+            return moves
+        placed = {c: s for c, s in moves.items()
                   if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
         return placed if len(placed) <= self.track.max_fresh_changes else {}
 

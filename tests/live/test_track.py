@@ -416,6 +416,30 @@ def test_a_chip_placed_in_a_new_view_read_with_other_differences_is_a_move(demo,
     assert tracker.board == board.with_cell(where, placed["team"])
 
 
+@pytest.mark.parametrize("misread_from, removed", [(0.0, True), (1.2, False)])
+def test_a_card_read_otherwise_only_long_after_a_new_view_is_no_move(demo, monkeypatch, misread_from: float,
+                                                                    removed: bool) -> None:
+    """In a view read afresh (a card read ? keeps it so for 2 s), a chip read gone from the
+    start was taken while the view moved: a move. Read gone only later, its picture unchanged,
+    it is glare read now one way, now another: no move."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    chip, unsure = board.cells.index("B"), board.cells.index(".")
+    read = tracker.read
+
+    def reading(frame_bgr, arrived=()):
+        seen = read(frame_bgr, arrived).with_cell(unsure, "?")
+        return seen.with_cell(chip, ".") if now >= misread_from else seen
+
+    monkeypatch.setattr(tracker, "read", reading)
+    tracker.fresh = True
+    for k in range(1, 40):
+        now = k / 10
+        tracker.feed(frames[0], now, k)
+    assert (tracker.board[chip] == ".") == removed
+
+
 def _resting_with_unknown(frames: list[np.ndarray]) -> tuple[Tracker, Board, list[int]]:
     """A tracker on the demo's first frame whose board holds four chips and an empty card as ?
     (the first reading doubted them), and the board as it really reads."""
