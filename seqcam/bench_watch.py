@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from referee.board import UNKNOWN, Board
 from seqcam.follow import Follower
 from vision.render.video import VideoSettings, render_game
 
@@ -91,34 +92,73 @@ def _same(true: dict[str, Any], seen: dict[str, Any]) -> bool:
     return True  # a sequence matches by team: where several windows fit, the players choose its cells
 
 
-def score(label: dict[str, Any], lines: list[dict[str, Any]]) -> tuple[int, int, int, list[float], int, bool]:
-    """(detected moves, missed moves, phantom events, delays, sequences found, winner found)."""
+def matches(label: dict[str, Any], lines: list[dict[str, Any]]
+            ) -> tuple[list[dict[str, Any] | None], list[dict[str, Any]]]:
+    """Each true event's matching event line (None: missed), and the event lines that match no
+    true event (phantom)."""
     seen = [line for line in lines if line["type"] in GAME_EVENTS]
     used = [False] * len(seen)
-    detected, missed, sequences, winner, delays = 0, 0, 0, False, []
+    found: list[dict[str, Any] | None] = []
     for true in label["events"]:
         match = next((k for k, line in enumerate(seen) if not used[k] and _same(true, line)
                       and true["hand_in_t"] <= line["t"] <= true["t"] + MATCH_WINDOW_S), None)
         if match is not None:
             used[match] = True
+        found.append(None if match is None else seen[match])
+    return found, [line for line, taken in zip(seen, used) if not taken]
+
+
+def score(label: dict[str, Any], lines: list[dict[str, Any]]) -> tuple[int, int, int, list[float], int, bool]:
+    """(detected moves, missed moves, phantom events, delays, sequences found, winner found)."""
+    found, phantom = matches(label, lines)
+    detected, missed, sequences, winner, delays = 0, 0, 0, False, []
+    for true, seen in zip(label["events"], found):
         if true["type"] in ("placed", "removed"):
-            if match is None:
+            if seen is None:
                 missed += 1
             else:
                 detected += 1
-                delays.append(seen[match]["t"] - true["t"])
+                delays.append(seen["t"] - true["t"])
         elif true["type"] == "sequence":
-            sequences += match is not None
+            sequences += seen is not None
         else:
-            winner |= match is not None
-    return detected, missed, used.count(False), delays, sequences, winner
+            winner |= seen is not None
+    return detected, missed, len(phantom), delays, sequences, winner
+
+
+def _event_text(event: dict[str, Any]) -> str:
+    where = f" at {event['cell'][0]},{event['cell'][1]}" if event.get("cell") else ""
+    return f"{event['type']} {event.get('team') or ''}{where}".replace("  ", " ")
+
+
+def explain(label: dict[str, Any], lines: list[dict[str, Any]], final: Board | None) -> list[str]:
+    """What went wrong in one game, for people: each missed move, phantom event and violation,
+    and the board as last read against the true final grid (turned, or how many cells differ)."""
+    found, phantom = matches(label, lines)
+    told = [f"missed {_event_text(true)} (the hand left at {true['t']:.1f} s)"
+            for true, seen in zip(label["events"], found) if seen is None]
+    told += [f"phantom {_event_text(line)} at {line['t']:.1f} s" for line in phantom]
+    told += [f"violation at {line['t']:.1f} s: {line['detail']}" for line in lines if line["type"] == "violation"]
+    if final is None:
+        return [*told, "board never found"]
+    truth = Board.from_rows(label["final_grid"])
+    wrong = [sum(read not in (UNKNOWN, true) for read, true in zip(final.transformed(turn).cells, truth.cells))
+             for turn in range(4)]
+    best = min(range(4), key=lambda turn: wrong[turn])
+    if best and wrong[best] < wrong[0]:
+        told.append(f"the board was read turned by {90 * best} degrees")
+    elif wrong[0]:
+        told.append(f"the board as last read: wrong cells {wrong[0]}, cells read ? {final.count(UNKNOWN)}")
+    return told
 
 
 def run_bench_watch(games: int, seed: int, moves: int, keep: str | None,
-                    csv_path: str = "benchmarks/watch_results.csv", videos: str | None = None) -> int:
+                    csv_path: str = "benchmarks/watch_results.csv", videos: str | None = None,
+                    explained: bool = False) -> int:
     """Renders and follows ``games`` videos; with ``videos``, follows the videos already in that
     folder instead (``seqcam render-video`` or ``--keep``: a development seed is measured again
-    without rendering it again) and writes the per-game CSV there."""
+    without rendering it again) and writes the per-game CSV there. ``explained``: what went
+    wrong in each game is printed after the table."""
     settings = replace(VideoSettings(), moves=moves or None)
     with tempfile.TemporaryDirectory() as scratch:
         if videos is not None:
@@ -135,7 +175,7 @@ def run_bench_watch(games: int, seed: int, moves: int, keep: str | None,
             out = Path(keep or scratch)
             out.mkdir(parents=True, exist_ok=True)
             todo = (render_game(out, seed, index, settings) for index in range(games))
-        results, hd_frames, hd_spent = [], 0, 0.0
+        results, hd_frames, hd_spent, explanations = [], 0, 0.0, []
         for index, (path, label) in enumerate(tqdm(todo, total=games, unit="game",
                                                    desc="follow" if videos else "render + follow")):
             frames, decode_s = read_frames(path)
@@ -144,8 +184,12 @@ def run_bench_watch(games: int, seed: int, moves: int, keep: str | None,
                 _, hd, _ = follow(frames, label["fps"], label["teams"], FULL_HD)
                 hd_frames, hd_spent = hd_frames + len(frames), hd_spent + hd
             results.append(_result(index, label, frames, lines, spent, decode_s, follower))
+            told = explain(label, lines, follower.tracker.board) if explained else []
+            explanations += [f"game {index}: {line}" for line in told]
     _write_csv(Path(csv_path), results)
     print(summary(results, settings, seed, hd_frames, hd_spent))
+    if explained:
+        print("\nWhere it went wrong\n" + ("\n".join(explanations) or "nowhere"))
     return 0
 
 

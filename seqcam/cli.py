@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_watch.add_argument("--videos", metavar="DIR",
                              help="follow the videos already in DIR (from render-video or --keep) instead of "
                              "rendering; the per-game CSV goes to DIR")
+    bench_watch.add_argument("--explain", action="store_true",
+                             help="after the table, say what went wrong in each game: missed moves, phantom "
+                             "events, violations, a board read turned")
 
     render = commands.add_parser(
         "render",
@@ -246,7 +249,7 @@ def run_command(args: argparse.Namespace) -> int:
         from seqcam.bench_watch import BENCH_SEED, run_bench_watch
 
         return run_bench_watch(args.games, BENCH_SEED if args.seed is None else args.seed, args.moves, args.keep,
-                               videos=args.videos)
+                               videos=args.videos, explained=args.explain)
     if args.command == "render":
         from seqcam.render_command import run_render
 

@@ -9,6 +9,7 @@ import pytest
 
 from referee.board import Board
 from seqcam.bench_vision import PhotoResult, score_reading
+from seqcam.bench_watch import explain
 from seqcam.cli import main
 
 
@@ -39,8 +40,9 @@ def test_bench_watch_follows_new_videos_then_the_kept_ones_again(tmp_path: Path,
     assert len(list(csv.DictReader((tmp_path / "benchmarks" / "watch_results.csv").open()))) == 1
     assert sorted(path.name for path in kept.iterdir()) == ["game_000.json", "game_000.mp4"]
 
-    assert main(["bench-watch", "--videos", str(kept)]) == 0
+    assert main(["bench-watch", "--videos", str(kept), "--explain"]) == 0
     again = capsys.readouterr().out
+    assert "\nWhere it went wrong\n" in again
     # the same video followed again gives the same counts (the tracker never reads the clock)
     for name in ("games (seed)", "moves detected", "phantom events", "wrong violations"):
         assert _row(again, name) == _row(first, name)
@@ -63,3 +65,19 @@ def _false_winner(truth_rows: list[str], read_rows: list[str]) -> bool:
     result = PhotoResult(image="photo.jpg", has_board=True, fully_visible=True)
     score_reading(result, Board.from_rows(read_rows), {"grid": truth_rows, "occluded": []}, 2)
     return result.false_winner
+
+
+def test_bench_watch_explains_each_miss_phantom_violation_and_a_board_read_turned() -> None:
+    final = ["#B.......#"] + ["." * 10] * 8 + ["#.......G#"]
+    label = {"final_grid": final, "events": [
+        {"t": 2.0, "hand_in_t": 1.0, "type": "placed", "team": "B", "cell": [0, 1], "cells": None},
+        {"t": 4.0, "hand_in_t": 3.0, "type": "placed", "team": "G", "cell": [9, 8], "cells": None}]}
+    lines = [{"t": 2.3, "type": "placed", "team": "B", "cell": [0, 1], "detail": ""},
+             {"t": 4.4, "type": "placed", "team": "G", "cell": [0, 1], "detail": ""},
+             {"t": 4.4, "type": "violation", "team": "G", "cell": [0, 1], "detail": "out_of_turn: Green played"}]
+    told = explain(label, lines, Board.from_rows(final).transformed(2))
+    assert told == ["missed placed G at 9,8 (the hand left at 4.0 s)", "phantom placed G at 0,1 at 4.4 s",
+                    "violation at 4.4 s: out_of_turn: Green played", "the board was read turned by 180 degrees"]
+    assert explain(label, lines[:1], Board.from_rows(final).with_cell(5, "R"))[-1] == \
+        "the board as last read: wrong cells 1, cells read ? 0"
+    assert explain(label, [], None)[-1] == "board never found"
