@@ -127,8 +127,8 @@ def score(label: dict[str, Any], lines: list[dict[str, Any]]) -> tuple[int, int,
 
 
 def _event_text(event: dict[str, Any]) -> str:
-    where = f" at {event['cell'][0]},{event['cell'][1]}" if event.get("cell") else ""
-    return f"{event['type']} {event.get('team') or ''}{where}".replace("  ", " ")
+    where = f"at {event['cell'][0]},{event['cell'][1]}" if event.get("cell") else None
+    return " ".join(part for part in (event["type"], event.get("team"), where) if part)
 
 
 def explain(label: dict[str, Any], lines: list[dict[str, Any]], final: Board | None) -> list[str]:
@@ -144,8 +144,8 @@ def explain(label: dict[str, Any], lines: list[dict[str, Any]], final: Board | N
     truth = Board.from_rows(label["final_grid"])
     wrong = [sum(read not in (UNKNOWN, true) for read, true in zip(final.transformed(turn).cells, truth.cells))
              for turn in range(4)]
-    best = min(range(4), key=lambda turn: wrong[turn])
-    if best and wrong[best] < wrong[0]:
+    best = min(range(4), key=lambda turn: wrong[turn])  # the first of equals: unturned if it does as well
+    if best:
         told.append(f"the board was read turned by {90 * best} degrees")
     elif wrong[0]:
         told.append(f"the board as last read: wrong cells {wrong[0]}, cells read ? {final.count(UNKNOWN)}")

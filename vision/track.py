@@ -389,7 +389,7 @@ class Tracker:
                                     if pending.call(self.track.max_doubts_per_call) == UNKNOWN
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
         covered_cells = frozenset(map(int, np.flatnonzero(under_hands)))
-        return events + self._consider(frame_bgr, thumb, considered, t, frame, covered_cells, still, arrived)
+        return events + self._consider(frame_bgr, thumb, change, considered, t, frame, covered_cells, still, arrived)
 
     def _settle_apart_from_hands(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray,
                                  under_hands: np.ndarray, motion: np.ndarray | None, t: float, frame: int
@@ -413,7 +413,7 @@ class Tracker:
             return []
         others = {c: p for c, p in self._pending.items() if c not in settling}
         arrived = self._arrived(np.isin(np.arange(GRID * GRID), settling), change[1:-1, 1:-1].reshape(-1))
-        events = self._consider(frame_bgr, thumb, settling, t, frame, arrived=arrived)
+        events = self._consider(frame_bgr, thumb, change, settling, t, frame, arrived=arrived)
         self._pending = {**others, **self._pending}
         return events
 
@@ -449,10 +449,11 @@ class Tracker:
                 arrived.add(c)
         return arrived
 
-    def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, cells, t: float, frame: int,
+    def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray, cells, t: float, frame: int,
                   covered_cells: frozenset[int] = frozenset(), still: bool = False, arrived: Collection[int] = ()
                   ) -> list[TrackEvent]:
-        """Reads the cells whose picture changed. A cell's reading that holds for ``stable_s``
+        """Reads the cells whose picture changed (``change``: the thumbnail's blocks against the
+        reference, as ``block_change`` gives them). A cell's reading that holds for ``stable_s``
         is settled: a new chip or an empty cell is accepted (all settled cells of a moment
         together, so two chips placed at once stay one change), a reading that equals the
         board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture.
@@ -501,7 +502,7 @@ class Tracker:
         if covered:
             changes = {}  # what shows under a resting hand is no move
         elif self.fresh:
-            moves = self._fresh_moves(thumb, changes, arrived, t)
+            moves = self._fresh_moves(change[1:-1, 1:-1].reshape(-1), changes, arrived, t)
             letting_go += [c for c in changes if c not in moves]
             changes = moves
         self._take_reference(thumb, letting_go + list(changes) + list(revealed))
@@ -520,16 +521,15 @@ class Tracker:
         self.board = Board("".join(cells_now))
         return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view)]
 
-    def _fresh_moves(self, thumb: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float
+    def _fresh_moves(self, change: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float
                      ) -> dict[int, str]:
         """Of the differences a new view is read with, the moves: made while the view moved
         (read so from the start of the view) or since (the cell's picture changed), and at most
         ``max_fresh_changes`` of them, else only chips placed since the view was taken, on
         ``arrived`` cards whose picture changed as much as a chip changes it. A card whose
         picture stayed as it was and that reads otherwise only later is a misreading (glare
-        read now as a chip, now as ?, now as an empty card)."""
-        assert self.reference is not None
-        change = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1].reshape(-1)
+        read now as a chip, now as ?, now as an empty card). ``change``: (100,) each cell's
+        picture against the reference."""
         view_since = t if self._fresh_since is None else self._fresh_since
         from_the_start = view_since + self.track.fresh_still_s + self.track.stable_s
         moves = {c: s for c, s in changes.items()
