@@ -18,11 +18,17 @@ def _cell_argument(text: str) -> Cell:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _training_arguments(parser: argparse.ArgumentParser, photos: str, model: str, n: int = 400) -> None:
+def _training_arguments(parser: argparse.ArgumentParser, photos: str, model: str, n: int = 400,
+                        several_seeds: bool = False) -> None:
     """The options every model-fitting command shares."""
     parser.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
     parser.add_argument("--n", type=int, default=n, help=f"{photos} (default {n})")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the rendered photos (default: the training seed)")
+    if several_seeds:
+        parser.add_argument("--seed", type=int, nargs="+", default=None,
+                            help="seeds of the rendered photos, an equal share each (default: the training seed)")
+    else:
+        parser.add_argument("--seed", type=int, default=None,
+                            help="seed of the rendered photos (default: the training seed)")
     parser.add_argument("--out", default=None, help=f"where to write the model (default {model})")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
 
@@ -191,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_compare.add_argument("files", nargs="+", metavar="CSV", help="BEFORE.csv AFTER.csv, one pair per set")
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
-    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=1700)
+    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=1700, several_seeds=True)
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
     _training_arguments(train_locator, "photos with a board", "vision/models/board_verdict.json")
     train_locator.add_argument("--no-board", type=int, default=60, help="photos without a board (default 60)")
@@ -271,8 +277,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "train-cells":
         from seqcam.train_cells import TRAIN_SEED, default_out, run_train
 
-        seed = TRAIN_SEED if args.seed is None else args.seed
-        return run_train(args.photos, args.n, seed, args.out or default_out(), args.workers)
+        seeds = (TRAIN_SEED,) if args.seed is None else tuple(args.seed)
+        return run_train(args.photos, args.n, seeds, args.out or default_out(), args.workers)
     if args.command == "calibrate":
         from seqcam.calibrate_command import run_calibrate
 

@@ -78,14 +78,30 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, seed: int) -> CellModel:
     return model
 
 
-def run_train(photos_dir: str | None, n: int, seed: int, out: str, workers: int) -> int:
+def training_photos(directory: Path, n: int, seeds: tuple[int, ...], workers: int) -> list[Path]:
+    """``n`` labelled photos, an equal share from each seed in turn, kept in ``directory``/seed_S
+    and rendered where missing."""
+    per_seed = -(-n // len(seeds))
+    paths: list[Path] = []
+    for seed in seeds:
+        wanted = min(per_seed, n - len(paths))
+        folder = directory / f"seed_{seed}"
+        found = sorted(folder.glob("photo_*.jpg"))
+        if len(found) < wanted:
+            found = sorted(render_bench_set(folder, wanted, 0, seed, workers))
+        paths += found[:wanted]
+    return paths
+
+
+def run_train(photos_dir: str | None, n: int, seeds: tuple[int, ...], out: str, workers: int) -> int:
+    """Fits the trees on ``n`` photos from ``seeds`` (the first also seeds the jitter and the
+    trees); the last fifth of the photos, the last seed's, checks them."""
     config = VisionConfig()
-    directory = Path(photos_dir) if photos_dir else Path(f"/tmp/seqcam-train-{seed}")
-    paths = sorted(directory.glob("photo_*.jpg"))
-    if len(paths) < n:
-        paths = render_bench_set(directory, n, 0, seed, workers)
+    directory = Path(photos_dir) if photos_dir else Path("/tmp/seqcam-train-cells")
+    paths = training_photos(directory, n, seeds, workers)
+    seed = seeds[0]
     rng = np.random.default_rng(seed)
-    samples = [photo_samples(p, config, rng) for p in tqdm(paths[:n], unit="photo", desc="measuring")]
+    samples = [photo_samples(p, config, rng) for p in tqdm(paths, unit="photo", desc="measuring")]
     samples = [(turned_patches(x, rng), y) for x, y in samples if len(y)]
     split = int(0.8 * len(samples))
     train_x = np.concatenate([x for x, _ in samples[:split]])

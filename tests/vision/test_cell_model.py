@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from seqcam.train_cells import fit_trees, turned_patches
+from seqcam.train_cells import fit_trees, training_photos, turned_patches
 from vision.cell_model import CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, CellModel, default_model
 
 CHIP, EMPTY, HIDDEN = (CLASSES.index(name) for name in ("chip", "empty", "hidden"))
@@ -58,3 +58,14 @@ def test_training_turns_the_cells_pictures_not_their_measures():
         picture = before.reshape(PATCH_SIDE, PATCH_SIDE, 3)
         assert any(np.array_equal(np.rot90(picture, k), after.reshape(picture.shape)) for k in range(4))
     assert not np.array_equal(turned, features)
+
+
+def test_training_photos_take_an_equal_share_of_each_seed_in_turn_without_rendering_those_kept(tmp_path):
+    for seed in (5, 3):
+        (tmp_path / f"seed_{seed}").mkdir()
+        for k in range(4):
+            (tmp_path / f"seed_{seed}" / f"photo_{k:04d}.jpg").touch()
+    paths = training_photos(tmp_path, 5, (5, 3), workers=1)
+    assert [(p.parent.name, p.name) for p in paths] == [
+        ("seed_5", "photo_0000.jpg"), ("seed_5", "photo_0001.jpg"), ("seed_5", "photo_0002.jpg"),
+        ("seed_3", "photo_0000.jpg"), ("seed_3", "photo_0001.jpg")]
