@@ -197,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_compare.add_argument("files", nargs="+", metavar="CSV", help="BEFORE.csv AFTER.csv, one pair per set")
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
-    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=1700, several_seeds=True)
+    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=6800, several_seeds=True)
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
     _training_arguments(train_locator, "photos with a board", "vision/models/board_verdict.json")
     train_locator.add_argument("--no-board", type=int, default=60, help="photos without a board (default 60)")
@@ -275,9 +275,9 @@ def run_command(args: argparse.Namespace) -> int:
 
         return run_bench_compare(args.files)
     if args.command == "train-cells":
-        from seqcam.train_cells import TRAIN_SEED, default_out, run_train
+        from seqcam.train_cells import TRAIN_SEEDS, default_out, run_train
 
-        seeds = (TRAIN_SEED,) if args.seed is None else tuple(args.seed)
+        seeds = TRAIN_SEEDS if args.seed is None else tuple(args.seed)
         return run_train(args.photos, args.n, seeds, args.out or default_out(), args.workers)
     if args.command == "calibrate":
         from seqcam.calibrate_command import run_calibrate

@@ -25,10 +25,10 @@ from vision.pipeline import rectified_board
 from vision.read_cells import called_classes, measure_cells, prepare
 from vision.warp import lattice_from_corners
 
-TRAIN_SEED = 777  # never the bench's seed
+TRAIN_SEEDS = (777, 7782, 7784, 7783)  # never the bench's seed; four renderings vary more than one
 CORNER_JITTER_CELLS = 0.06
 MAX_TREES_PER_CLASS = 300  # boosting stops earlier when a held-out tenth stops improving
-MAX_LEAVES = 31
+MAX_LEAVES = 63  # 31 left 15% more cells ? and 15% more chip-empty mix-ups on held-out photos
 
 
 def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

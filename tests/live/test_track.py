@@ -15,6 +15,7 @@ from seqcam.follow import Follower
 from seqcam.samples import default_video
 from vision.render.hands import draw_hand, sample_hand
 import vision.track as track_module
+from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionWarning, VisionWarningKind
 from vision.locate import Candidate
 from vision.pipeline import analyze_image, turned
@@ -622,3 +623,12 @@ def test_two_chips_new_in_a_view_that_moved_are_told_not_called_two_in_one_turn(
     assert any(line["type"] == "violation" and "several_placed" in line["detail"] for line in lines) == several
     told = sorted(tuple(line["cell"]) for line in lines if line["type"] == "placed")
     assert told == ([] if several else [divmod(c, 10) for c in empty])
+
+
+def test_the_tracker_asks_cells_for_its_own_clearer_call_and_keeps_the_rest_of_the_config() -> None:
+    """A frame read ? only delays a move; a wrong call makes a phantom one."""
+    given = VisionConfig(min_cell_confidence=0.6, locate_long_side=640)
+    tracker = Tracker(2, given, TrackConfig(min_cell_confidence=0.95))
+    assert tracker.config.min_cell_confidence == 0.95
+    assert tracker.config.locate_long_side == 640
+    assert given.min_cell_confidence == 0.6
