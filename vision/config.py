@@ -203,7 +203,7 @@ class VisionConfig:
     unsure_empty_change: float = 0.05
     washed_out_texture: float = 0.5  # ... unless its disc is this flat (washed out: a chip under glare looks so too)
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
-    min_rescue_probability: float = 0.2  # fits turned down by the verdict but above this are checked again
+    min_rescue_probability: float = 0.1  # fits turned down by the verdict but above this are checked again
     max_rescued: int = 3  # at most this many such fits are checked
     min_turn_contrast: float = 2.0  # the next best turn must look this many times more changed...
     # ...plus this: on mostly blank cards every turn looks alike but the right one (0.004
@@ -217,6 +217,14 @@ class VisionConfig:
     min_confirm_margin: float = 10.0  # the printed turn must lead the next by this many votes ...
     min_confirm_margin_share: float = 0.35  # ... and by this share of the cards that voted
     min_register_lead_share: float = 0.1  # and the grid as placed lead the grid a cell to any side by this share
+    # a fit in more doubt, under this verdict or with more cells '?' (a hand or an arm across the
+    # board), up to this share, is kept only where the printed turn leads by this share of the
+    # votes: on dev seeds 4242 + 5151 + 6161 three boards so (one arm over 30% of the cells, fits
+    # of 0.18 and 0.14) led by 0.61 to 0.68, no wrong fit passed; a chessboard under an arm
+    # (independent renderer a, seed 32) led by 0.38
+    clear_rescue_probability: float = 0.2
+    max_doubtful_unknown_share: float = 0.45
+    min_doubtful_margin_share: float = 0.5
 
     # orientation
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour

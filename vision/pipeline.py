@@ -330,15 +330,19 @@ def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: 
     """One of the fits the verdict turned down (``fitted``, as ``locate_grid`` left them),
     kept when reading it shows a Sequence board: nearly every cell reads clearly, and the
     cards' ink lies as the printed layout has it, with a wide lead over the other turns and
-    over the same grid a cell to any side. A grid of something else shows no such layout."""
+    over the same grid a cell to any side. A grid of something else shows no such layout.
+    A fit in more doubt (the verdict lower, more cells '?') must show it all the more clearly."""
     for candidate in second_looks(image_bgr, fitted, config):
         lattice = candidate.lattice_xy
         prepared, features, reading = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams, config)
-        if unknown_share(reading) > config.max_confirm_unknown_share:
+        unknown = unknown_share(reading)
+        if unknown > config.max_doubtful_unknown_share:
             continue
         orientation, lead = printed_layout(prepared, reading, features, config)
+        doubtful = candidate.score < config.clear_rescue_probability or unknown > config.max_confirm_unknown_share
         if (orientation.margin >= config.min_confirm_margin and shows_printed_layout(orientation, lead, config)
-                and lead >= config.min_register_lead_share * orientation.votes):
+                and lead >= config.min_register_lead_share * orientation.votes
+                and (not doubtful or orientation.margin >= config.min_doubtful_margin_share * orientation.votes)):
             return GridFit(lattice_xy=lattice, score=candidate.score)
     return None
 

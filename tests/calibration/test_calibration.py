@@ -180,7 +180,8 @@ def test_a_fit_the_verdict_turned_down_is_rescued_by_the_calibration() -> None:
 
     _, (game, label) = photos(0)
     # no fit is clear enough without a calibration, nor reads clearly enough to confirm one
-    doubtful = replace(CONFIG, min_board_probability=1.01, max_confirm_unknown_share=-1.0)
+    doubtful = replace(CONFIG, min_board_probability=1.01, max_confirm_unknown_share=-1.0,
+                       max_doubtful_unknown_share=-1.0)
     with pytest.raises(BoardNotFound):
         analyze_image(game, label["teams"], doubtful)
     # as seqcam analyze and the server read a file, the fits locating made reach the rescue
