@@ -225,6 +225,10 @@ class VisionConfig:
     clear_rescue_probability: float = 0.2
     max_doubtful_unknown_share: float = 0.45
     min_doubtful_margin_share: float = 0.5
+    # a sure fit whose reading shows no layout is kept only if this share of its empty cards show
+    # ink: a score pad's grid (fresh no-board seed 5353, photo 67) read 81 empty squares, 3 inked;
+    # real boards so kept on dev and independent seeds showed 0.15 to 1
+    min_fallback_inked_share: float = 0.1
 
     # orientation
     chip_cover_radius: float = 0.47  # around a chip's centre nothing votes for the suit colour

@@ -402,6 +402,13 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
     return FitReading(lattice, board_bgr, prepared, features, reading, matched)
 
 
+def inked_share(read: FitReading, config: VisionConfig) -> float:
+    """The share of the cells read empty whose card shows ink: every printed card carries its
+    rank and suit, where a score pad's or squared paper's grid is blank."""
+    redness, voting, _ = card_ink(read.prepared, read.reading, read.features, config)
+    return float((voting & ~np.isnan(redness)).sum()) / max(int(voting.sum()), 1)
+
+
 def shows_a_board(read: FitReading, config: VisionConfig) -> bool:
     """Whether a located grid's reading shows the printed layout (or the calibrated empty
     board lies on it): another game's board of squares may read clearly but shows neither."""
@@ -453,7 +460,8 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
     turn: a fit whose cells read mostly '?' is passed over, and so is one whose reading shows
     no printed layout (a fit the verdict was unsure of is then no board; a sure one is kept in
     case no later fit shows one, when it reads as clearly as a fit confirmed by its reading
-    must: a chessboard under a hand read 45 cells '?' and showed no layout). With ``near_xy``
+    must (a chessboard under a hand read 45 cells '?' and showed no layout) and its empty
+    cards show ink). With ``near_xy``
     (where the board lay in an earlier frame of the same view) the grid is first looked for
     there: a camera that stays put needs no search.
     Raises BoardNotFound, BoardUnreadable or BoardCutOff."""
@@ -475,7 +483,8 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
             if locate is not None or shows_a_board(read, config):
                 return fit, read
             if (fit.score >= config.sure_board_probability and fallback is None
-                    and unknown_share(read.reading) <= config.max_confirm_unknown_share):
+                    and unknown_share(read.reading) <= config.max_confirm_unknown_share
+                    and inked_share(read, config) >= config.min_fallback_inked_share):
                 fallback = fit, read
     except BoardCutOff:
         if not located:

@@ -211,6 +211,35 @@ def test_a_sure_fit_that_shows_no_layout_is_kept_only_when_it_reads_clearly(monk
             analyze_file(default_sample(), 2)
 
 
+@pytest.mark.parametrize("inked, kept", [(0.5, True), (0.05, False)])
+def test_a_sure_fit_that_shows_no_layout_is_kept_only_when_its_cards_show_ink(monkeypatch, inked, kept):
+    """A score pad's grid on a no-board photo was fitted surely and read as 81 empty squares,
+    3 of them inked (fresh no-board seed 5353, photo 67): it was called a board."""
+    expected = analyze_file(default_sample(), 2).board
+    monkeypatch.setattr(pipeline, "shows_a_board", lambda read, config: False)
+    monkeypatch.setattr(pipeline, "inked_share", lambda read, config: inked)
+    if kept:
+        assert analyze_file(default_sample(), 2).board == expected
+    else:
+        with pytest.raises(BoardUnreadable):
+            analyze_file(default_sample(), 2)
+
+
+def test_the_cards_of_a_board_show_ink_where_blank_squares_show_none():
+    photo = default_sample()
+    label = json.loads(photo.with_suffix(".json").read_text())
+    decoded = read_image_file(photo, CONFIG)
+    truth = lattice_from_corners(np.float32(label["corners_px"]) / decoded.scale)
+    board_bgr = pipeline.rectified_board(decoded.image_bgr, truth, CONFIG.cell_px)
+    squares = np.full_like(board_bgr, 230)  # squared paper: blank cells between grey lines
+    for line in range(0, board_bgr.shape[0], CONFIG.cell_px):
+        squares[line : line + 2] = squares[:, line : line + 2] = 120
+    for bgr, inked in ((board_bgr, True), (squares, False)):
+        prepared, features, reading = pipeline.read_rectified(bgr, teams_for(label["teams"]), CONFIG)
+        read = pipeline.FitReading(truth, bgr, prepared, features, reading, None)
+        assert (pipeline.inked_share(read, CONFIG) >= CONFIG.min_fallback_inked_share) == inked
+
+
 def test_a_real_board_the_locator_was_unsure_of_shows_its_layout_and_is_read():
     unsure = replace(CONFIG, sure_board_probability=1.01)  # no fit is sure
     assert analyze_file(default_sample(), 2, unsure).board == analyze_file(default_sample(), 2).board
