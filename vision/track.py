@@ -428,10 +428,12 @@ class Tracker:
                 if p.call(self.track.max_doubts_per_call) not in (UNKNOWN, self.board.cells[c])}
 
     def _arriving(self, t: float) -> dict[int, Pending]:
-        """The move readings (``_move_readings``) younger than ``stable_s``: chips just placed
-        or taken, on their way to being settled; none when there are more than
+        """The move readings (``_move_readings``) begun at most ``stable_s`` before the picture
+        last came to rest, or later: chips just placed or taken (read first as the hand
+        withdrew), on their way to being settled; none when there are more than
         ``max_fresh_changes`` (a view read differently, not a move)."""
-        young = {c: p for c, p in self._move_readings(self._pending).items() if t - p.since < self.track.stable_s}
+        since = min(t, self._still_since) - self.track.stable_s
+        young = {c: p for c, p in self._move_readings(self._pending).items() if p.since > since}
         return young if len(young) <= self.track.max_fresh_changes else {}
 
     def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:

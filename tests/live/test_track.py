@@ -632,3 +632,17 @@ def test_the_tracker_asks_cells_for_its_own_clearer_call_and_keeps_the_rest_of_t
     assert tracker.config.min_cell_confidence == 0.95
     assert tracker.config.locate_long_side == 640
     assert given.min_cell_confidence == 0.6
+
+
+@pytest.mark.parametrize("read_since, arriving", [(16.5, True), (15.8, True), (15.0, False)])
+def test_a_chip_read_as_the_hand_withdrew_still_arrives_when_a_new_view_is_taken_at_rest(read_since, arriving):
+    """Dev video 8080/12: blue's chip was first read at 15.8 s as the hand withdrew, the
+    picture came to rest at 16.1 s, and at 16.6 s the view read afresh was taken as it was:
+    the chip, its reading then 0.8 s old, went into the picture at rest, never told, and
+    green's next chip was called out of turn. A reading held from long before the picture came to
+    rest is not taken so (a view read afresh holds back its misreadings)."""
+    tracker = Tracker(2)
+    tracker.board = Board.empty()
+    tracker._still_since = 16.1
+    tracker._pending = {46: track_module.Pending("B", read_since, 2)}
+    assert (46 in tracker._arriving(16.6)) == arriving
