@@ -344,7 +344,7 @@ class Tracker:
             # read afresh for long and still unlike the reference where nothing moves now: the
             # picture becomes the board at rest as it is known (no move is guessed from it), but
             # for a chip that has just arrived: its cell stays changed, to settle as a move
-            arriving = self._arriving(t)
+            arriving = self._arriving()
             previous, self.reference, self.fresh = self.reference, thumb.copy(), False
             _copy_cells(previous, self.reference, list(arriving), self.track.thumb_cell_px)
             self._pending = arriving
@@ -427,12 +427,12 @@ class Tracker:
         return {c: p for c, p in pending.items()
                 if p.call(self.track.max_doubts_per_call) not in (UNKNOWN, self.board.cells[c])}
 
-    def _arriving(self, t: float) -> dict[int, Pending]:
+    def _arriving(self) -> dict[int, Pending]:
         """The move readings (``_move_readings``) begun at most ``stable_s`` before the picture
         last came to rest, or later: chips just placed or taken (read first as the hand
         withdrew), on their way to being settled; none when there are more than
         ``max_fresh_changes`` (a view read differently, not a move)."""
-        since = min(t, self._still_since) - self.track.stable_s
+        since = self._still_since - self.track.stable_s
         young = {c: p for c, p in self._move_readings(self._pending).items() if p.since > since}
         return young if len(young) <= self.track.max_fresh_changes else {}
 

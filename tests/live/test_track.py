@@ -645,4 +645,4 @@ def test_a_chip_read_as_the_hand_withdrew_still_arrives_when_a_new_view_is_taken
     tracker.board = Board.empty()
     tracker._still_since = 16.1
     tracker._pending = {46: track_module.Pending("B", read_since, 2)}
-    assert (46 in tracker._arriving(16.6)) == arriving
+    assert (46 in tracker._arriving()) == arriving  # at 16.6 s
