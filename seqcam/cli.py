@@ -23,12 +23,9 @@ def _training_arguments(parser: argparse.ArgumentParser, photos: str, model: str
     """The options every model-fitting command shares."""
     parser.add_argument("--photos", metavar="DIR", help="rendered labelled photos to use (rendered if missing)")
     parser.add_argument("--n", type=int, default=n, help=f"{photos} (default {n})")
-    if several_seeds:
-        parser.add_argument("--seed", type=int, nargs="+", default=None,
-                            help="seeds of the rendered photos, an equal share each (default: the training seed)")
-    else:
-        parser.add_argument("--seed", type=int, default=None,
-                            help="seed of the rendered photos (default: the training seed)")
+    parser.add_argument("--seed", type=int, nargs="+" if several_seeds else None, default=None,
+                        help=("seeds of the rendered photos, an equal share each (default: the training seeds)"
+                              if several_seeds else "seed of the rendered photos (default: the training seed)"))
     parser.add_argument("--out", default=None, help=f"where to write the model (default {model})")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
 
