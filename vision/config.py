@@ -134,6 +134,7 @@ class VisionConfig:
     max_doubted_for_counts: int = 40  # cells at most turned '?' so that the chip counts are ones a game can leave
     earlier_match_cells: int = 12  # cells at most unlike an earlier reading for its top to be taken (a few turns)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
+    paper_max_corner_chroma: float = 25.0  # card corners more colourful than this (Lab) are a chip's or a sleeve's: no paper
     ground_min_grey_cells: int = 20  # cells showing grey card paper needed (chips cover most small cards of a full board) ...
     ground_min_distance: float = 15.0  # ... to tell that cards' corners this far from their cells' lightest grey (median) are a coloured ground ...
     card_paper_max_chroma: float = 10.0  # ... and the paper is then the cells' pixels at most this colourful (Lab)

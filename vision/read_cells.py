@@ -109,14 +109,32 @@ def local_paper(lab: np.ndarray, cell: int, config: VisionConfig) -> tuple[np.nd
         apart = paper_distance(normalised_to_paper(corners[grey_cells][None], cards[grey_cells][None]))
         if np.median(apart) >= config.ground_min_distance:
             return smoothed_paper(cards), smoothed_paper(corners)
-    return smoothed_paper(corners), None
+    # corners in a clear colour are a chip's (large chips packed together) or a sleeve's, not paper
+    return smoothed_paper(corners, np.hypot(corners[..., 1], corners[..., 2]) <= config.paper_max_corner_chroma), None
 
 
-def smoothed_paper(paper: np.ndarray) -> np.ndarray:
-    """A cell's corners may be under a hand: the lightest of its neighbourhood wins, the colour by median."""
+def smoothed_paper(paper: np.ndarray, voting: np.ndarray | None = None) -> np.ndarray:
+    """A cell's corners may be under a hand: the lightest of its neighbourhood wins, the colour
+    by median. Where most of a neighbourhood is not ``voting`` ((10, 10) bool: corners that
+    show paper), only those that are count, and a cell with none round it takes the board's
+    paper (the median of the voting cells): a median outvoted by chips is a chip's colour."""
     smooth = cv2.medianBlur(np.ascontiguousarray(paper[..., 1:]).astype(np.float32), 3)
     lightest = cv2.dilate(paper[..., 0].astype(np.float32), np.ones((3, 3), np.uint8))
-    return np.dstack([lightest, smooth]).astype(np.float32)
+    smoothed = np.dstack([lightest, smooth]).astype(np.float32)
+    if voting is None or not voting.any():
+        return smoothed
+    votes = np.where(voting[..., None], paper, np.nan)
+    padded = np.pad(votes, ((1, 1), (1, 1), (0, 0)), mode="edge")  # as medianBlur and dilate, the border replicated
+    around = np.stack([padded[dy : dy + GRID, dx : dx + GRID] for dy in range(3) for dx in range(3)], axis=2)
+    voters = (~np.isnan(around[..., 0])).sum(axis=2)
+    outvoted = voters < 5
+    if not outvoted.any():
+        return smoothed
+    around[voters == 0] = np.median(paper[voting], axis=0)
+    with np.errstate(all="ignore"):
+        smoothed[outvoted, 0] = np.nanmax(around[outvoted, :, 0], axis=1)
+        smoothed[outvoted, 1:] = np.nanmedian(around[outvoted, :, 1:], axis=1)
+    return smoothed
 
 
 def ground_band(cell: int, config: VisionConfig) -> np.ndarray:

@@ -10,7 +10,7 @@ from vision.cell_model import CLASSES, PATCH_SIDE
 from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
                                measure_cells, prepare, read_cells, reference_change, registered_reference,
                                white_balanced_lab)
-from tests.vision.synthetic import CELL, drawn_board
+from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
 GRID = ["#BB......#", ".GG.R.....", "..........", "...B......", "....??....",
@@ -285,3 +285,17 @@ def test_another_board_is_not_moved_onto_this_one():
     board = prepare(drawn_board(GRID), CONFIG)
     noise = np.random.default_rng(1).normal(0, 30, board.lab.shape).astype(np.float32) + np.float32([70, 0, 0])
     assert registered_reference(board, noise, CONFIG) is noise
+
+
+def test_paper_round_a_cluster_of_large_chips_is_the_boards_not_the_chips_colour():
+    # large chips packed together hide their cards' corners: the paper's colour there is not
+    # theirs (a blue cast over the cluster made a blue chip look like a hand's shade)
+    rows = ["#........#"] + ["." * 10] * 8 + ["#........#"]
+    image = drawn_board(rows)
+    for row in range(1, 6):
+        for col in range(0, 3):
+            centre = (col * CELL + CELL // 2, row * CELL + CELL // 2)
+            cv2.circle(image, centre, int(0.7 * CELL), CHIP_BGR["B"], -1, cv2.LINE_AA)
+    prepared = prepare(image, CONFIG)
+    inside = prepared.paper_lab[2:5, 0:2].reshape(-1, 3)
+    assert np.all(inside[:, 0] > 85) and np.all(np.hypot(inside[:, 1], inside[:, 2]) < 5)
