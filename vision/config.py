@@ -168,6 +168,8 @@ class VisionConfig:
     colour_reach: float = 18.0  # a chip's (a, b) colour within this of its team's cluster ...
     colour_reach_share: float = 0.45  # ... or within this share of the cluster's chroma
     colour_separation: float = 1.8  # the next team must be this many times further away
+    far_colour_reach: float = 2.0  # a chip up to this many reaches from its team's cluster (its chips' colours spread) ...
+    far_colour_separation: float = 3.0  # ... is that team's when the next team is this many times further away
     # a chip whose colour is nowhere near its team's (washed out, in shade) may still be given
     # the team whose hue is clearly nearest, when the disc is mostly this one colour
     hue_min_cover: float = 0.5

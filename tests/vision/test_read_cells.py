@@ -9,7 +9,7 @@ from vision.config import VisionConfig
 from vision.cell_model import CLASSES, PATCH_SIDE
 from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
                                measure_cells, prepare, read_cells, reference_change, registered_reference,
-                               white_balanced_lab)
+                               team_of, white_balanced_lab)
 from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -93,6 +93,16 @@ def test_red_never_takes_chips_of_another_team_whose_hues_split():
     greens = np.float32([[-40, 20], [-41, 21]])
     centres = cluster_team_colours(np.vstack([violet, blue, greens]), ("B", "G", "R"), CONFIG)
     assert hue_gap(hue_deg(centres["R"]), 25) < 1  # red keeps its typical colour
+
+
+def test_a_chip_beyond_its_teams_reach_is_that_teams_only_when_no_other_team_is_near():
+    centres = {"B": np.float32([10, -39]), "G": np.float32([-61, 16])}
+    assert team_of(np.float32([8, -36]), centres, CONFIG) == "B"
+    # blue chips in another part of the light: 25 from blue's centre (reach 18), 77 from green's
+    assert team_of(np.float32([-14, -45]), centres, CONFIG) == "B"
+    assert team_of(np.float32([-20, -20]), centres, CONFIG) == "?"  # 36 from blue, 55 from green: unclear
+    assert team_of(np.float32([40, -70]), centres, CONFIG) == "?"  # beyond twice blue's reach
+    assert team_of(np.float32([-14, -45]), centres, replace(CONFIG, far_colour_reach=1.0)) == "?"
 
 
 def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merely_possible():
