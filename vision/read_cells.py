@@ -104,7 +104,9 @@ def local_paper(lab: np.ndarray, cell: int, config: VisionConfig) -> tuple[np.nd
     and the corners' colour is returned second as the ground's (None on other boards)."""
     cells = _per_cell(lab, cell)
     corners = brighter_half(cells[:, :, card_ring(cell)])
-    cards, grey_cells = card_paper(cells, config.card_paper_max_chroma)
+    cards, grey_share = card_paper(cells, config.card_paper_max_chroma)
+    # cream cards whose only grey is a chip's highlight or a court card's white are no small cards
+    grey_cells = grey_share >= config.ground_min_grey_share
     if grey_cells.sum() >= config.ground_min_grey_cells:
         apart = paper_distance(normalised_to_paper(corners[grey_cells][None], cards[grey_cells][None]))
         if np.median(apart) >= config.ground_min_distance:
@@ -155,8 +157,8 @@ def brighter_half(pixels: np.ndarray) -> np.ndarray:
 
 def card_paper(cells: np.ndarray, max_chroma: float) -> tuple[np.ndarray, np.ndarray]:
     """(10, 10, cell, cell, 3) -> (10, 10, 3) the brighter half of each cell's pixels that are
-    nearly grey (chroma at most ``max_chroma``), and (10, 10) where at least 5% of the cell is
-    so; the other cells take the median of those (the board's median when none is)."""
+    nearly grey (chroma at most ``max_chroma``), and (10, 10) the share of each cell that is
+    so; cells under 5% take the median of the others (the board's median when none is)."""
     pixels = cells[:, :, ::2, ::2].reshape(GRID, GRID, -1, 3)
     grey = np.hypot(pixels[..., 1], pixels[..., 2]) <= max_chroma
     # each cell's median grey lightness: greys sorted first, the rest pushed past them as inf
@@ -165,9 +167,10 @@ def card_paper(cells: np.ndarray, max_chroma: float) -> tuple[np.ndarray, np.nda
     middle = np.take_along_axis(greys, np.maximum(count - 1, 0)[..., None] // 2, axis=2)
     bright = grey & (pixels[..., 0] >= middle)
     paper = (pixels * bright[..., None]).sum(axis=2) / np.maximum(bright.sum(axis=2), 1)[..., None]
-    enough = grey.mean(axis=2) >= 0.05
+    share = grey.mean(axis=2)
+    enough = share >= 0.05
     paper[~enough] = np.median(paper[enough] if enough.any() else pixels.reshape(-1, 3), axis=0)
-    return paper.astype(np.float32), enough
+    return paper.astype(np.float32), share
 
 
 def normalised_to_paper(lab: np.ndarray, paper_lab: np.ndarray) -> np.ndarray:

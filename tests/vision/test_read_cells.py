@@ -8,7 +8,7 @@ from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES, PATCH_SIDE
 from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
-                               measure_cells, prepare, read_cells, reference_change, registered_reference,
+                               local_paper, measure_cells, prepare, read_cells, reference_change, registered_reference,
                                team_of, white_balanced_lab)
 from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board
 
@@ -49,6 +49,20 @@ def test_small_cards_mostly_under_chips_are_still_read_against_their_own_paper()
     prepared = prepare(image, CONFIG)
     assert prepared.small_cards
     assert read_cells(prepared, ("B", "G", "R"), CONFIG) == Board.from_rows(rows)
+
+
+def test_cream_cards_whose_only_grey_is_a_few_highlights_are_no_small_cards():
+    # the white balance left the cards cream (the brightest pixels were chips' highlights): grey
+    # specks on 6% of each cell are no card paper, and the cards' own corners are their paper
+    lab = np.zeros((10 * CELL, 10 * CELL, 3), np.float32)
+    lab[...] = (80.0, 5.0, 17.0)
+    lab[CELL // 2 :: CELL, CELL // 2 :: CELL] = (100.0, 0.0, 0.0)
+    specks = cv2.dilate(lab[..., 0].copy(), np.ones((10, 10), np.uint8)) > 90  # 10 x 10 of each 40 x 40 cell
+    lab[specks] = (100.0, 0.0, 0.0)
+    paper, ground = local_paper(lab, CELL, CONFIG)
+    assert ground is None
+    assert np.allclose(paper[..., 0], 80.0, atol=1) and np.allclose(paper[..., 2], 17.0, atol=1)
+    assert local_paper(lab, CELL, replace(CONFIG, ground_min_grey_share=0.05))[1] is not None  # as before
 
 
 def test_a_bright_coloured_ground_does_not_tint_the_white_balance():
