@@ -344,8 +344,27 @@ def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config:
         members = team_members(colours_ab, centres, config)
         centres.update({team: chips.mean(axis=0) for team, chips in members.items() if len(chips)})
     if members:
-        centres.update(split_for_empty_teams(members, config))
+        split = split_for_empty_teams(members, config)
+        centres.update(split or light_blue_for_empty_blue(colours_ab, centres, members, config))
     return centres
+
+
+def light_blue_for_empty_blue(colours_ab: np.ndarray, centres: dict[str, np.ndarray], members: dict[str, np.ndarray],
+                              config: VisionConfig) -> dict[str, np.ndarray]:
+    """Blue's centre where blue took no chip, from at least ``empty_blue_min_chips`` chips
+    nearest blue beyond its hue reach but within ``empty_blue_hue_reach_deg`` of typical
+    blue towards green: light blue or cyan chips (hue about 200) lie as far in hue from blue
+    as from green, and joined no team. Only blue, and only that way: court cards print
+    yellow, skin and red, which a wider reach would take."""
+    if "B" not in centres or len(members.get("B", ())):
+        return {}
+    names = list(centres)
+    nearest = np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names]).argmin(axis=0)
+    # on green's side of blue only: the other way lie violet, magenta and red ink
+    towards_green = (hue_deg(colours_ab) - (TEAM_HUES_DEG["B"] - config.empty_blue_hue_reach_deg)) % 360.0
+    near_blue = towards_green < config.empty_blue_hue_reach_deg
+    theirs = colours_ab[(nearest == names.index("B")) & near_blue]
+    return {"B": theirs.mean(axis=0)} if len(theirs) >= config.empty_blue_min_chips else {}
 
 
 def team_members(colours_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> dict[str, np.ndarray]:
@@ -374,6 +393,9 @@ def split_for_empty_teams(members: dict[str, np.ndarray], config: VisionConfig) 
             if jumps[cut] < config.team_split_min_gap_deg or min(near, far) < config.team_split_min_share * max(near, far):
                 continue
             theirs = hue_gap(hue_deg(chips), TEAM_HUES_DEG[empty]) <= towards[cut]
+            own_gap = hue_gap(hue_deg(chips), TEAM_HUES_DEG[team])
+            if own_gap[~theirs].mean() >= own_gap[theirs].mean():
+                continue  # the group left would be the less like the team's own chips: court art beside them
             moved[empty], moved[team] = chips[theirs].mean(axis=0), chips[~theirs].mean(axis=0)
             break
     return moved

@@ -95,11 +95,32 @@ def test_light_blue_chips_that_look_green_beside_teal_ones_are_blue():
     assert np.linalg.norm(centres["G"] - teal.mean(axis=0)) < 2
 
 
+def test_cyan_chips_that_joined_no_team_are_blues_when_blue_has_none():
+    # cyan (hue ~200) lies 60 degrees from green's hue and 85 from blue's: beyond both reaches
+    cyan, greens = np.float32([[-32, -14], [-31, -15], [-33, -13]]), np.float32([[-60, 50], [-58, 48]])
+    centres = cluster_team_colours(np.vstack([cyan, greens]), ("B", "G"), CONFIG)
+    assert np.linalg.norm(centres["B"] - cyan.mean(axis=0)) < 1
+    assert team_of(np.float32([-30, -12]), centres, CONFIG) == "B"
+    # two such chips are too few to move blue, and blue takes nothing as far the other way (red art)
+    assert hue_gap(hue_deg(cluster_team_colours(np.vstack([cyan[:2], greens]), ("B", "G"), CONFIG)["B"]), 285) < 1
+    magenta = np.float32([[40, 5], [41, 4], [39, 6]])  # hue ~7: 82 degrees from blue's, away from green
+    assert hue_gap(hue_deg(cluster_team_colours(np.vstack([magenta, greens]), ("B", "G"), CONFIG)["B"]), 285) < 1
+
+
 def test_one_teams_chips_of_alike_hue_are_not_split_into_two_teams():
     greens = np.float32([[-48, 17], [-44, 20], [-40, 22], [-36, 20], [-33, 14]])  # hues 150 to 160
     centres = cluster_team_colours(greens, ("B", "G"), CONFIG)
     assert np.linalg.norm(centres["G"] - greens.mean(axis=0)) < 1
     assert hue_gap(hue_deg(centres["B"]), 285) < 1  # blue keeps its typical colour
+
+
+def test_blue_with_no_chip_does_not_take_the_greens_from_yellow_court_art_beside_them():
+    # yellow robes called chips join green (hue ~101, within its reach): split off, the greens
+    # would be the group nearer blue's hue, and every green chip would read blue
+    greens, yellow = np.float32([[-60, 50], [-58, 48], [-59, 51]]), np.float32([[-8, 40], [-7, 41], [-9, 39]])
+    centres = cluster_team_colours(np.vstack([greens, yellow]), ("B", "G"), CONFIG)
+    assert hue_gap(hue_deg(centres["B"]), 285) < 1
+    assert team_of(np.float32([-59, 50]), centres, CONFIG) != "B"
 
 
 def test_red_never_takes_chips_of_another_team_whose_hues_split():
