@@ -249,6 +249,21 @@ def centre_colour(lab: np.ndarray, cell: int, cell_px: int) -> np.ndarray:
     return lab[y - half : y + half, x - half : x + half].reshape(-1, lab.shape[-1]).mean(axis=0)
 
 
+def red_unlike_red_chips(printed: Board, colour_lab: np.ndarray, min_chips: int, reach: float) -> np.ndarray:
+    """(10, 10) True on the red chips read on red cards (``printed``, ``colour_lab``: the
+    reading and its discs' colours in the printed orientation) whose colour lies further than
+    ``reach`` (Lab a, b) from every red chip read on a black card, when at least ``min_chips``
+    are: a big heart or diamond is red ink of a red chip's hue, but seldom of its colour.
+    Every chip, not their mean: across a board in uneven light red chips range widely."""
+    reds = np.array(list(printed.cells)).reshape(GRID, GRID) == "R"
+    on_black = reds & (PRINTED_RED < 0)
+    if on_black.sum() < min_chips:
+        return np.zeros((GRID, GRID), bool)
+    chips_ab = colour_lab[on_black][:, 1:]
+    nearest = np.linalg.norm(colour_lab[..., None, 1:] - chips_ab, axis=-1).min(axis=-1)
+    return reds & (PRINTED_RED > 0) & (nearest > reach)
+
+
 def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover: float, min_chroma: float,
                     red_reach_deg: float) -> np.ndarray:
     """(10, 10) True where a cell's disc (``colour_lab``, ``colour_cover``, in the printed

@@ -31,7 +31,8 @@ from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
 from vision.orient import (INK_EDGE_BAND, Orientation, centre_patches, find_orientation, foreign_to_card, ink_redness,
-                           picture_ink, register_lead, turned_patches, twin_art, twin_doubts, twin_orientation)
+                           picture_ink, red_unlike_red_chips, register_lead, turned_patches, twin_art, twin_doubts,
+                           twin_orientation)
 from vision.profile import Profile
 from vision.read_cells import CellFeatures, PreparedBoard, chip_share, classify, measure_cells, prepare, reference_change
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
@@ -163,7 +164,8 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
     """``printed`` (the reading, printed top up) with '?' on the cells read empty whose disc
     shows a colour that their printed card cannot carry and, in a game with red chips, on the
     red cards whose call their printed twin contradicts (``orient.twin_doubts``; ``patches``
-    in the printed orientation, as ``orient.turned_patches``)."""
+    in the printed orientation, as ``orient.turned_patches``) or whose red is unlike the red
+    chips on black cards (``orient.red_unlike_red_chips``)."""
     colour_cover = np.rot90(features.colour_cover, -turns)
     foreign = foreign_to_card(np.rot90(features.colour_lab, -turns), colour_cover, config.foreign_min_cover,
                               config.foreign_min_chroma, config.foreign_red_reach_deg)
@@ -171,6 +173,8 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
     if "R" in teams:
         doubtful |= twin_doubts(patches, printed, colour_cover, config.twin_same, config.twin_differs,
                                 config.twin_min_cover)
+        doubtful |= red_unlike_red_chips(printed, np.rot90(features.colour_lab, -turns), config.red_check_min_chips,
+                                         config.colour_reach)
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 

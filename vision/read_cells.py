@@ -21,6 +21,7 @@ from vision.config import VisionConfig
 
 GRID = 10
 TEAM_HUES_DEG = {"R": 25.0, "G": 140.0, "B": 285.0}  # Lab hue angle of typical chips
+MIN_GREY_SHARE = 0.05  # a cell this much nearly grey shows its card paper (card_paper)
 RED_INK_HUE_DEG = 25.0  # Lab hue angle of red suit ink (and of red chips: a red disc on a red card may be either)
 
 
@@ -105,9 +106,10 @@ def local_paper(lab: np.ndarray, cell: int, config: VisionConfig) -> tuple[np.nd
     cells = _per_cell(lab, cell)
     corners = brighter_half(cells[:, :, card_ring(cell)])
     cards, grey_share = card_paper(cells, config.card_paper_max_chroma)
-    # cream cards whose only grey is a chip's highlight or a court card's white are no small cards
-    grey_cells = grey_share >= config.ground_min_grey_share
-    if grey_cells.sum() >= config.ground_min_grey_cells:
+    grey_cells = grey_share >= MIN_GREY_SHARE
+    # cream cards whose only grey is chips' highlights show no card clearly: no small cards
+    clear_cards = int((grey_share >= config.ground_clear_card_share).sum())
+    if grey_cells.sum() >= config.ground_min_grey_cells and clear_cards >= config.ground_min_clear_cards:
         apart = paper_distance(normalised_to_paper(corners[grey_cells][None], cards[grey_cells][None]))
         if np.median(apart) >= config.ground_min_distance:
             return smoothed_paper(cards), smoothed_paper(corners)
@@ -158,7 +160,7 @@ def brighter_half(pixels: np.ndarray) -> np.ndarray:
 def card_paper(cells: np.ndarray, max_chroma: float) -> tuple[np.ndarray, np.ndarray]:
     """(10, 10, cell, cell, 3) -> (10, 10, 3) the brighter half of each cell's pixels that are
     nearly grey (chroma at most ``max_chroma``), and (10, 10) the share of each cell that is
-    so; cells under 5% take the median of the others (the board's median when none is)."""
+    so; cells under ``MIN_GREY_SHARE`` take the median of the others (the board's median when none is)."""
     pixels = cells[:, :, ::2, ::2].reshape(GRID, GRID, -1, 3)
     grey = np.hypot(pixels[..., 1], pixels[..., 2]) <= max_chroma
     # each cell's median grey lightness: greys sorted first, the rest pushed past them as inf
@@ -168,7 +170,7 @@ def card_paper(cells: np.ndarray, max_chroma: float) -> tuple[np.ndarray, np.nda
     bright = grey & (pixels[..., 0] >= middle)
     paper = (pixels * bright[..., None]).sum(axis=2) / np.maximum(bright.sum(axis=2), 1)[..., None]
     share = grey.mean(axis=2)
-    enough = share >= 0.05
+    enough = share >= MIN_GREY_SHARE
     paper[~enough] = np.median(paper[enough] if enough.any() else pixels.reshape(-1, 3), axis=0)
     return paper.astype(np.float32), share
 

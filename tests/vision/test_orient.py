@@ -5,7 +5,7 @@ import pytest
 from referee.board import Board
 from referee.cells import LAYOUT, cells_of
 from vision.orient import (PRINTED_FACE, PRINTED_RED, centre_patches, find_orientation, foreign_to_card, ink_redness,
-                          picture_ink, turned_patches, twin_art, twin_doubts, twin_orientation)
+                          picture_ink, red_unlike_red_chips, turned_patches, twin_art, twin_doubts, twin_orientation)
 from vision.pipeline import card_ink
 from vision.read_cells import PreparedBoard, measure_cells, prepare
 from vision.config import VisionConfig
@@ -238,3 +238,17 @@ def test_the_twins_likeness_does_not_change_when_the_board_turns():
     printed_patches = turned_patches(centre_patches(seen, SIDE), 1)
     assert np.array_equal(twin_doubts(lambda: printed_patches, reading, COVERED, 0.8, 0.3, 0.5),
                           twin_doubts(lambda: centre_patches(lab, SIDE), reading, COVERED, 0.8, 0.3, 0.5))
+
+
+def test_a_red_chip_on_a_red_card_unlike_every_red_chip_on_a_black_card_is_doubted():
+    black, red = np.argwhere(PRINTED_RED < 0), np.argwhere(PRINTED_RED > 0)
+    cells, lab = ["."] * 100, np.zeros((10, 10, 3), np.float32)
+    for (row, col), colour in zip(black[:3], ((50, 60, 40), (40, 45, 30), (30, 30, 19))):  # bright to shaded
+        cells[row * 10 + col], lab[row, col] = "R", colour
+    for (row, col), colour in zip(red[:3], ((48, 80, 50), (35, 31, 20), (45, 58, 38))):  # a big heart, two chips
+        cells[row * 10 + col], lab[row, col] = "R", colour
+    printed = Board("".join("#" if i in (0, 9, 90, 99) else symbol for i, symbol in enumerate(cells)))
+    doubted = red_unlike_red_chips(printed, lab, 3, 18.0)
+    assert [bool(doubted[row, col]) for row, col in red[:3]] == [True, False, False]
+    assert doubted.sum() == 1
+    assert not red_unlike_red_chips(printed, lab, 4, 18.0).any()  # too few red chips on black cards to judge

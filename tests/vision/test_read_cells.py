@@ -62,7 +62,7 @@ def test_cream_cards_whose_only_grey_is_a_few_highlights_are_no_small_cards():
     paper, ground = local_paper(lab, CELL, CONFIG)
     assert ground is None
     assert np.allclose(paper[..., 0], 80.0, atol=1) and np.allclose(paper[..., 2], 17.0, atol=1)
-    assert local_paper(lab, CELL, replace(CONFIG, ground_min_grey_share=0.05))[1] is not None  # as before
+    assert local_paper(lab, CELL, replace(CONFIG, ground_min_clear_cards=0))[1] is not None  # as before
 
 
 def test_a_bright_coloured_ground_does_not_tint_the_white_balance():
