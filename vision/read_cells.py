@@ -561,7 +561,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     clear = [index for index in chips if covers[index] >= config.cluster_min_cover]
     centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[clear], teams, config)
     for index in chips:
-        kinds[index] = team_of(colours_ab[index], centres, config)
+        kinds[index] = team_of(colours_ab[index], centres, config, covers[index] >= config.cluster_min_cover)
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover and textures[index] < config.hue_max_texture:
             kinds[index] = _team_by_hue(colours_ab[index], centres, config)
     for index in (index for index, kind in enumerate(kinds) if kind == _ARRIVED):
@@ -573,16 +573,18 @@ _CHIP = "chip"
 _ARRIVED = "arrived"  # an unsure cell where a chip was seen arriving, whose colour may say whose
 
 
-def team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> str:
-    """The team whose chip colour is clearly nearest, or UNKNOWN. A colour beyond the team's
-    reach but within ``far_colour_reach`` of it (one team's chips spread in colour under
-    uneven light) must be much nearer it than any other team's."""
+def team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig, clear: bool = False) -> str:
+    """The team whose chip colour is clearly nearest, or UNKNOWN. A ``clear`` disc (mostly
+    one colour) beyond the team's reach but within ``far_colour_reach`` of it (one team's
+    chips spread in colour under uneven light) must be much nearer it than any other team's;
+    a disc of mixed colours so far off is art (a violet robe went to blue)."""
     ranked = sorted((float(np.linalg.norm(colour_ab - centre)), team) for team, centre in centres.items())
     best, team = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else np.inf
     reach = max(config.colour_reach, config.colour_reach_share * float(np.linalg.norm(centres[team])))
-    separation = config.colour_separation if best <= reach else config.far_colour_separation
-    if best > config.far_colour_reach * reach or second < separation * best:
+    if best <= reach:
+        return UNKNOWN if second < config.colour_separation * best else team
+    if not clear or best > config.far_colour_reach * reach or second < config.far_colour_separation * best:
         return UNKNOWN
     return team
 

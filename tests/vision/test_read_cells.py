@@ -134,10 +134,11 @@ def test_a_chip_beyond_its_teams_reach_is_that_teams_only_when_no_other_team_is_
     centres = {"B": np.float32([10, -39]), "G": np.float32([-61, 16])}
     assert team_of(np.float32([8, -36]), centres, CONFIG) == "B"
     # blue chips in another part of the light: 25 from blue's centre (reach 18), 77 from green's
-    assert team_of(np.float32([-14, -45]), centres, CONFIG) == "B"
-    assert team_of(np.float32([-20, -20]), centres, CONFIG) == "?"  # 36 from blue, 55 from green: unclear
-    assert team_of(np.float32([40, -70]), centres, CONFIG) == "?"  # beyond twice blue's reach
-    assert team_of(np.float32([-14, -45]), centres, replace(CONFIG, far_colour_reach=1.0)) == "?"
+    assert team_of(np.float32([-14, -45]), centres, CONFIG, clear=True) == "B"
+    assert team_of(np.float32([-14, -45]), centres, CONFIG) == "?"  # a disc of mixed colours: art
+    assert team_of(np.float32([-20, -20]), centres, CONFIG, clear=True) == "?"  # 36 from blue, 55 from green
+    assert team_of(np.float32([40, -70]), centres, CONFIG, clear=True) == "?"  # beyond twice blue's reach
+    assert team_of(np.float32([-14, -45]), centres, replace(CONFIG, far_colour_reach=1.0), clear=True) == "?"
 
 
 def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merely_possible():
