@@ -166,15 +166,14 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
     red cards whose call their printed twin contradicts (``orient.twin_doubts``; ``patches``
     in the printed orientation, as ``orient.turned_patches``) or whose red is unlike the red
     chips on black cards (``orient.red_unlike_red_chips``)."""
-    colour_cover = np.rot90(features.colour_cover, -turns)
-    foreign = foreign_to_card(np.rot90(features.colour_lab, -turns), colour_cover, config.foreign_min_cover,
-                              config.foreign_min_chroma, config.foreign_red_reach_deg)
+    colour_cover, colour_lab = np.rot90(features.colour_cover, -turns), np.rot90(features.colour_lab, -turns)
+    foreign = foreign_to_card(colour_lab, colour_cover, config.foreign_min_cover, config.foreign_min_chroma,
+                              config.foreign_red_reach_deg)
     doubtful = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
     if "R" in teams:
         doubtful |= twin_doubts(patches, printed, colour_cover, config.twin_same, config.twin_differs,
                                 config.twin_min_cover)
-        doubtful |= red_unlike_red_chips(printed, np.rot90(features.colour_lab, -turns), config.red_check_min_chips,
-                                         config.colour_reach)
+        doubtful |= red_unlike_red_chips(printed, colour_lab, config.red_check_min_chips, config.colour_reach)
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 

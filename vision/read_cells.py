@@ -360,21 +360,24 @@ def light_blue_for_empty_blue(colours_ab: np.ndarray, centres: dict[str, np.ndar
     yellow, skin and red, which a wider reach would take."""
     if "B" not in centres or len(members.get("B", ())):
         return {}
-    names = list(centres)
-    nearest = np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names]).argmin(axis=0)
     # on green's side of blue only: the other way lie violet, magenta and red ink
     towards_green = (hue_deg(colours_ab) - (TEAM_HUES_DEG["B"] - config.empty_blue_hue_reach_deg)) % 360.0
     near_blue = towards_green < config.empty_blue_hue_reach_deg
-    theirs = colours_ab[(nearest == names.index("B")) & near_blue]
+    theirs = colours_ab[(nearest_team(colours_ab, centres) == "B") & near_blue]
     return {"B": theirs.mean(axis=0)} if len(theirs) >= config.empty_blue_min_chips else {}
+
+
+def nearest_team(colours_ab: np.ndarray, centres: dict[str, np.ndarray]) -> np.ndarray:
+    """(N,) the team whose centre each (a, b) colour lies nearest."""
+    names = list(centres)
+    return np.array(names)[np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names]).argmin(axis=0)]
 
 
 def team_members(colours_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig) -> dict[str, np.ndarray]:
     """The colours nearest each team's centre whose hue lies within ``team_hue_reach_deg`` of its typical chips'."""
-    names = list(centres)
-    nearest = np.stack([np.linalg.norm(colours_ab - centres[t], axis=1) for t in names]).argmin(axis=0)
-    return {team: colours_ab[(nearest == i) & (hue_gap(hue_deg(colours_ab), TEAM_HUES_DEG[team]) < config.team_hue_reach_deg)]
-            for i, team in enumerate(names)}
+    nearest = nearest_team(colours_ab, centres)
+    return {team: colours_ab[(nearest == team) & (hue_gap(hue_deg(colours_ab), TEAM_HUES_DEG[team]) < config.team_hue_reach_deg)]
+            for team in centres}
 
 
 def split_for_empty_teams(members: dict[str, np.ndarray], config: VisionConfig) -> dict[str, np.ndarray]:
@@ -558,10 +561,11 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     calibrated = {team: np.float32(chip_ab[team]) for team in teams if chip_ab and team in chip_ab}
     # a disc that is not mostly one colour (a face card's picture taken for a chip) has no
     # colour to shape a team's: its mean could pull the cluster off the team's real chips
-    clear = [index for index in chips if covers[index] >= config.cluster_min_cover]
-    centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[clear], teams, config)
+    clear = covers >= config.cluster_min_cover
+    clear_chips = [index for index in chips if clear[index]]
+    centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[clear_chips], teams, config)
     for index in chips:
-        kinds[index] = team_of(colours_ab[index], centres, config, covers[index] >= config.cluster_min_cover)
+        kinds[index] = team_of(colours_ab[index], centres, config, clear[index])
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover and textures[index] < config.hue_max_texture:
             kinds[index] = _team_by_hue(colours_ab[index], centres, config)
     for index in (index for index, kind in enumerate(kinds) if kind == _ARRIVED):
