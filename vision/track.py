@@ -12,8 +12,10 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   read stage only). A cell whose reading holds for ``stable_s`` seconds and
   ``stable_frames`` frames is settled; settled new chips and emptied cells are accepted
   together, and the reference takes the cells' new picture. An empty card whose picture
-  changed passes as empty only if read so clearly; read ? for ``unsure_s`` it is held as ?
-  (a chip the reader cannot make out: the referee then blames nobody for a move it missed);
+  changed passes as empty only if read so clearly. Where the reader abstains on it, the colour
+  where the card's picture changed most says whose chip came, if it is clearly one team's
+  (against that team's chips elsewhere in the same picture); read ? for ``unsure_s`` it is
+  held as ? (a chip no one can make out: the referee then blames nobody for a move it missed);
 - many cells covered, or the ring crossed: hands are over the board, nothing counts, but
   for a move that was settling when they came, apart from them (no covered cell beside it,
   its picture steady): the next player may reach in before the last move has settled;
@@ -53,6 +55,7 @@ from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import (Analysis, analyze_image, lazy_patches, read_by_print, read_rectified, rectified_board,
                              second_looks, top_unsure, turned)
 from vision.profile import Profile
+from vision.read_cells import team_of
 from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
@@ -96,6 +99,11 @@ class TrackConfig:
     moved_px: float = 2.0  # the lattice moved further than this (mean, pixels): adopt the new one
     shift_px: float = 0.4  # the thumbnail slid this far (thumbnail pixels) against the reference: view moved
     shift_response: float = 0.2  # ... and the correlation peak is at least this clear
+    # a chip arrived where the reader is unsure (a chip on a court card's colours): the colour
+    # where its card's picture changed most says whose, against the team's other chips in the frame
+    arrival_core_share: float = 0.75  # the change's core: pixels changed at least this share of the most
+    arrival_max_offset: float = 0.25  # ... the change centred within this share of a cell (no chip nudged beside)
+    arrival_min_team_chips: int = 2  # ... and every team's colour taken from at least this many chips at rest
     max_fresh_changes: int = 2  # right after a new lattice, more differences than this are misreadings
     min_agreement: float = 0.9  # a board located again must read like the board known (share of cells read)
     min_cells_read: int = 40  # ... over at least this many cells that are not ?
@@ -268,6 +276,46 @@ def _copy_cells(source: np.ndarray, target: np.ndarray, cells: list[int], cell_p
 def ring_pixels(cell_px: int) -> np.ndarray:
     """(side, side) bool: the pixels of a thumbnail outside the grid."""
     return block_pixels(RING, cell_px)
+
+
+def thumbnail_lab(thumb: np.ndarray) -> np.ndarray:
+    """A thumbnail (float32 BGR, 0 to 255) in Lab (L 0 to 100)."""
+    return cv2.cvtColor(np.clip(thumb / 255.0, 0.0, 1.0).astype(np.float32), cv2.COLOR_BGR2Lab)
+
+
+def cell_block(image: np.ndarray, cell: int, cell_px: int) -> np.ndarray:
+    """The block of a thumbnail-sized image that shows grid cell ``cell`` (0 to 99)."""
+    row, column = divmod(cell, GRID)
+    return image[(row + 1) * cell_px : (row + 2) * cell_px, (column + 1) * cell_px : (column + 2) * cell_px]
+
+
+def change_core(now_lab: np.ndarray, before_lab: np.ndarray, core_share: float) -> tuple[np.ndarray, float]:
+    """Of one cell's block now and before (Lab): the colour (a, b) now where the picture changed
+    most (a chip that came, softened by the thumbnail's blur: its card no longer shows there),
+    and how far the change's centre of mass lies from the block's centre, in cells."""
+    difference = np.linalg.norm(now_lab - before_lab, axis=-1)
+    core = difference >= core_share * difference.max()
+    size = difference.shape[0]
+    ys, xs = np.mgrid[0:size, 0:size]
+    weights = difference / max(float(difference.sum()), 1e-6)
+    centre = (size - 1) / 2
+    offset = float(np.hypot((ys * weights).sum() - centre, (xs * weights).sum() - centre)) / size
+    return now_lab[core][:, 1:].mean(axis=0), offset
+
+
+def team_chip_colours(lab: np.ndarray, cells: str, at_rest: np.ndarray, teams: tuple[str, ...], cell_px: int,
+                      min_chips: int) -> dict[str, np.ndarray]:
+    """Each team's chip colour (a, b) in this picture: the median of the middles of its chips
+    that the board holds (``cells``) where the picture is ``at_rest`` ((100,) bool); none for a
+    team with fewer than ``min_chips`` of them."""
+    q = cell_px // 4
+    colours: dict[str, np.ndarray] = {}
+    for team in teams:
+        middles = [cell_block(lab, c, cell_px)[q : cell_px - q, q : cell_px - q, 1:].reshape(-1, 2).mean(axis=0)
+                   for c, symbol in enumerate(cells) if symbol == team and at_rest[c]]
+        if len(middles) >= min_chips:
+            colours[team] = np.median(np.float32(middles), axis=0)
+    return colours
 
 
 def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -473,7 +521,7 @@ class Tracker:
         reading goes by the chip's colour."""
         assert self.board is not None
         new_view = self.fresh
-        reading = self.read(frame_bgr, arrived)
+        reading = self._arrivals_by_colour(self.read(frame_bgr, arrived), thumb, change, arrived)
         pending = {c: Pending.after(self._pending.get(c), reading.cells[c], t) for c in map(int, cells)}
         self._pending = pending
         # an empty card whose picture changed passes as empty only when read so clearly: a chip
@@ -525,6 +573,31 @@ class Tracker:
             cells_now[c] = symbol
         self.board = Board("".join(cells_now))
         return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view)]
+
+    def _arrivals_by_colour(self, reading: Board, thumb: np.ndarray, change: np.ndarray, arrived: Collection[int]
+                            ) -> Board:
+        """``reading`` where the reader could not call an ``arrived`` cell whose picture changed
+        as much as a move changes it, centred on the cell: the team whose chips elsewhere on
+        the board, in this same picture, the colour of the change is clearly nearest (the
+        tracker saw the card before the chip came; the reader sees a chip on court art)."""
+        assert self.board is not None and self.reference is not None
+        cell_px, track = self.track.thumb_cell_px, self.track
+        grid_change = change[1:-1, 1:-1].reshape(-1)
+        unsure = [c for c in arrived if reading.cells[c] == UNKNOWN and grid_change[c] >= track.cell_change]
+        if not unsure:
+            return reading
+        lab, reference_lab = thumbnail_lab(thumb), thumbnail_lab(self.reference)
+        centres = team_chip_colours(lab, self.board.cells, grid_change < track.cell_change, self.teams, cell_px,
+                                    track.arrival_min_team_chips)
+        if len(centres) < len(self.teams):
+            return reading
+        cells = list(reading.cells)
+        for c in unsure:
+            colour, offset = change_core(cell_block(lab, c, cell_px), cell_block(reference_lab, c, cell_px),
+                                         track.arrival_core_share)
+            if offset <= track.arrival_max_offset:
+                cells[c] = team_of(colour, centres, self.config)
+        return Board("".join(cells))
 
     def _fresh_moves(self, change: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float
                      ) -> dict[int, str]:

@@ -19,8 +19,9 @@ from vision.config import VisionConfig
 from vision.errors import BoardNotFound, VisionWarning, VisionWarningKind
 from vision.locate import Candidate
 from vision.pipeline import analyze_image, turned
-from vision.track import BOARD_CHANGED, BOARD_FOUND, TrackConfig, Tracker, thumbnail
-from vision.warp import rotate_lattice
+from vision.track import (BOARD_CHANGED, BOARD_FOUND, TrackConfig, Tracker, cell_block, change_core, team_chip_colours,
+                          thumbnail)
+from vision.warp import GRID, rotate_lattice
 
 GAME_EVENTS = ("placed", "removed", "sequence", "winner", "violation")
 
@@ -55,9 +56,9 @@ def test_every_move_of_the_demo_and_nothing_else(demo) -> None:
             assert len(seen["cells"]) == 5
 
 
-def _tracker_on(frame: np.ndarray) -> Tracker:
+def _tracker_on(frame: np.ndarray, track: TrackConfig | None = None) -> Tracker:
     """A tracker that has taken the board: two locatings agree (0.4 s apart)."""
-    tracker = Tracker(2)
+    tracker = Tracker(2, track=track)
     assert tracker.feed(frame, -0.4, 0) == []
     assert [e.kind for e in tracker.feed(frame, 0.0, 0)] == [BOARD_FOUND]
     return tracker
@@ -351,7 +352,7 @@ def test_a_move_read_unknown_in_every_other_frame_is_seen(demo, monkeypatch, max
     """Glare or blur make the reader abstain on a new chip one frame in two: the frames read ?
     do not contradict the call, so the move settles. Counted against it, it never does."""
     frames, label = demo
-    follower = Follower(2, track=replace(TrackConfig(), max_doubts_per_call=max_doubts_per_call))
+    follower = Follower(2, track=replace(NO_ARRIVAL_COLOURS, max_doubts_per_call=max_doubts_per_call))
     tracker = follower.tracker
     read = tracker.read
     calls = itertools.count()
@@ -368,14 +369,18 @@ def test_a_move_read_unknown_in_every_other_frame_is_seen(demo, monkeypatch, max
     assert ((first["team"], first["cell"]) in [(line["team"], line["cell"]) for line in lines]) == seen
 
 
-def _placed_chip_read_as(frames: list[np.ndarray], label: dict, monkeypatch, calls: str
-                         ) -> tuple[Tracker, int, str]:
+# the tracker cannot tell a chip's colour from its card's change either: no team's chips are known
+NO_ARRIVAL_COLOURS = TrackConfig(arrival_min_team_chips=GRID * GRID)
+
+
+def _placed_chip_read_as(frames: list[np.ndarray], label: dict, monkeypatch, calls: str,
+                         track: TrackConfig = NO_ARRIVAL_COLOURS) -> tuple[Tracker, int, str]:
     """A tracker on the demo's first frame fed, for 4 s, the frame just after its first chip
     was placed, the chip's cell read in turn as each symbol of ``calls``; the cell, its chip."""
     placed = next(e for e in label["events"] if e["type"] == "placed")
     where = placed["cell"][0] * 10 + placed["cell"][1]
     after = frames[int((placed["t"] + 0.5) * label["fps"])]
-    tracker = _tracker_on(frames[0])
+    tracker = _tracker_on(frames[0], track)
     read, count = tracker.read, itertools.count()
     monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frame_bgr, arrived).with_cell(
         where, calls[next(count) % len(calls)]))
@@ -392,6 +397,51 @@ def test_an_empty_card_changed_yet_read_unknown_is_held_unknown(demo, monkeypatc
     frames, label = demo
     tracker, where, _ = _placed_chip_read_as(frames, label, monkeypatch, calls)
     assert tracker.board[where] == held
+
+
+def test_a_chip_the_reader_cannot_make_out_is_the_team_its_cards_change_is_coloured_like(demo, monkeypatch) -> None:
+    """The reader abstains on a chip placed on an empty card (court art around it): the
+    tracker saw the card before, and where its picture changed most has the colour of the
+    placing team's other chips in the same picture."""
+    frames, label = demo
+    tracker, where, team = _placed_chip_read_as(frames, label, monkeypatch, "?", TrackConfig())
+    assert tracker.board[where] == team
+
+
+def _card_and_chip(chip_offset: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A 12-pixel block (Lab) of yellow card art, and the same with a blue disc on it, its
+    centre ``chip_offset`` pixels from the block's."""
+    before = np.zeros((12, 12, 3), np.float32) + np.float32([85, 5, 60])
+    now = before.copy()
+    ys, xs = np.mgrid[0:12, 0:12]
+    disc = np.hypot(ys - 5.5 - chip_offset[0], xs - 5.5 - chip_offset[1]) <= 4
+    now[disc] = (40, 10, -45)
+    return now, before
+
+
+def test_the_change_core_of_a_chip_placed_is_its_colour_in_the_cell_middle() -> None:
+    colour, offset = change_core(*_card_and_chip((0, 0)), TrackConfig().arrival_core_share)
+    np.testing.assert_allclose(colour, (10, -45))
+    assert offset < 0.05
+
+
+def test_a_chip_nudged_onto_the_cells_edge_changes_it_off_centre() -> None:
+    _, offset = change_core(*_card_and_chip((0, 5)), TrackConfig().arrival_core_share)
+    assert offset > TrackConfig().arrival_max_offset
+
+
+def test_team_chip_colours_come_from_chips_at_rest_and_need_enough_of_them() -> None:
+    cell_px = 12
+    lab = np.zeros(((GRID + 2) * cell_px,) * 2 + (3,), np.float32)
+    cells = ["."] * (GRID * GRID)
+    for c, team, ab in ((11, "B", (0, -40)), (12, "B", (4, -44)), (13, "B", (60, 60)), (14, "G", (-40, 30))):
+        cells[c] = team
+        cell_block(lab, c, cell_px)[:] = (50, *ab)
+    at_rest = np.ones(GRID * GRID, bool)
+    at_rest[13] = False  # a hand's sleeve over a blue chip: not its colour
+    colours = team_chip_colours(lab, "".join(cells), at_rest, ("B", "G"), cell_px, min_chips=2)
+    assert set(colours) == {"B"}
+    np.testing.assert_allclose(colours["B"], (2, -42))
 
 
 def test_a_chip_placed_in_a_new_view_read_with_other_differences_is_a_move(demo, monkeypatch) -> None:
