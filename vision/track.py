@@ -318,6 +318,16 @@ def team_chip_colours(lab: np.ndarray, cells: str, at_rest: np.ndarray, teams: t
     return colours
 
 
+def lone_cells(cells: Collection[int]) -> set[int]:
+    """The cells (0 to 99) of ``cells`` with none of the others beside them, diagonals
+    included: a hand covers cells side by side; lone changed cells are chips (a new view
+    may show a move and a misreading or two, far apart)."""
+    grid = np.zeros((GRID, GRID), np.uint8)
+    grid.reshape(-1)[list(cells)] = 1
+    neighbours = cv2.filter2D(grid, -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT) - grid
+    return {c for c in cells if neighbours.reshape(-1)[c] == 0}
+
+
 def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(a - b, axis=-1).mean())
 
@@ -511,8 +521,9 @@ class Tracker:
         together, so two chips placed at once stay one change), a reading that equals the
         board or stays ? (after ``unsure_s``) only lets the reference take the cell's picture.
         While many cells stay covered (``covered_cells`` changed as under a hand: a hand resting,
-        or a reference that caught one) no change is accepted: the cells that read as before are
-        let go, and count as covered no more, until few are left. A
+        or a reference that caught one; a covered cell with no other beside it is no hand) no
+        change is accepted: the cells that read as before are let go, and count as covered no
+        more, until few are left. A
         cell the board holds as ? that now reads clearly is no move: it is taken as it reads
         (with the changes, if any), even among covered cells once the picture is ``still``
         (glare that moved with the camera would otherwise keep the board covered for good),
@@ -542,7 +553,7 @@ class Tracker:
             return []  # a change of the same move still settling: accept them together
         # a cell read as the board holds it is no hand (a reference taken in another light shows it changed)
         explained = {c for c, symbol in settled.items() if symbol == self.board.cells[c] != UNKNOWN}
-        covered = len(covered_cells - explained) > self.track.hand_cells
+        covered = len(covered_cells - explained - lone_cells(covered_cells)) > self.track.hand_cells
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c].since >= self.track.unsure_s))]

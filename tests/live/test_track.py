@@ -467,6 +467,41 @@ def test_a_chip_placed_in_a_new_view_read_with_other_differences_is_a_move(demo,
     assert tracker.board == board.with_cell(where, placed["team"])
 
 
+def _apart(cells: list[int], others: list[int]) -> list[int]:
+    """Of ``cells``, those beside none of ``others`` nor of each other (diagonals included), in order."""
+    kept: list[int] = []
+    for c in cells:
+        if all(max(abs(c // 10 - o // 10), abs(c % 10 - o % 10)) > 1 for o in others + kept):
+            kept.append(c)
+    return kept
+
+
+def test_a_new_view_changed_on_lone_cells_is_no_hand_and_takes_the_chip_placed(demo, monkeypatch) -> None:
+    """A view new after a bump shows the chip placed and, on four cells far apart, misreadings
+    whose picture changed (glare moved with the camera): more cells changed than a hand's
+    count, but lone ones, no hand resting (test_a_hand_resting_on_the_board_makes_no_move)."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    chips = [c for c, symbol in enumerate(board.cells) if symbol in "BG"]
+    misread = _apart(chips, [where])[:4]
+    read = tracker.read
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): Board("".join(
+        {"B": "G", "G": "B"}[symbol] if c in misread else symbol for c, symbol in enumerate(read(frame_bgr, arrived).cells))))
+    n = tracker.track.thumb_cell_px
+    for c in misread:  # the old view's picture of those cards, unlike the new one
+        cell_block(tracker.reference, c, n)[:] = 255 - cell_block(tracker.reference, c, n)
+    changes = track_module.block_change(thumbnail(after, tracker.lattice, n), tracker.reference, n)[1:-1, 1:-1]
+    assert (changes.reshape(-1) > tracker.track.hand_change).sum() > tracker.track.hand_cells
+    tracker.fresh = True
+    for k in range(1, 20):
+        tracker.feed(after, k / 10, k)
+    assert tracker.board == board.with_cell(where, placed["team"])
+
+
 @pytest.mark.parametrize("misread_from, removed", [(0.0, True), (1.2, False)])
 def test_a_card_read_otherwise_only_long_after_a_new_view_is_no_move(demo, monkeypatch, misread_from: float,
                                                                     removed: bool) -> None:
