@@ -104,6 +104,7 @@ class TrackConfig:
     arrival_core_share: float = 0.75  # the change's core: pixels changed at least this share of the most
     arrival_max_offset: float = 0.25  # ... the change centred within this share of a cell (no chip nudged beside)
     arrival_min_team_chips: int = 2  # ... and every team's colour taken from at least this many chips at rest
+    arrival_art_chroma: float = 15.0  # a ? card coloured this much there before, like no team's chip: art, no chip
     max_fresh_changes: int = 2  # right after a new lattice, more differences than this are misreadings
     min_agreement: float = 0.9  # a board located again must read like the board known (share of cells read)
     min_cells_read: int = 40  # ... over at least this many cells that are not ?
@@ -289,10 +290,11 @@ def cell_block(image: np.ndarray, cell: int, cell_px: int) -> np.ndarray:
     return image[(row + 1) * cell_px : (row + 2) * cell_px, (column + 1) * cell_px : (column + 2) * cell_px]
 
 
-def change_core(now_lab: np.ndarray, before_lab: np.ndarray, core_share: float) -> tuple[np.ndarray, float]:
-    """Of one cell's block now and before (Lab): the colour (a, b) now where the picture changed
-    most (a chip that came, softened by the thumbnail's blur: its card no longer shows there),
-    and how far the change's centre of mass lies from the block's centre, in cells."""
+def change_core(now_lab: np.ndarray, before_lab: np.ndarray, core_share: float
+                ) -> tuple[np.ndarray, np.ndarray, float]:
+    """Of one cell's block now and before (Lab): the colour (a, b) now and before where the
+    picture changed most (a chip that came, softened by the thumbnail's blur: its card no longer
+    shows there), and how far the change's centre of mass lies from the block's centre, in cells."""
     difference = np.linalg.norm(now_lab - before_lab, axis=-1)
     core = difference >= core_share * difference.max()
     size = difference.shape[0]
@@ -300,7 +302,7 @@ def change_core(now_lab: np.ndarray, before_lab: np.ndarray, core_share: float) 
     weights = difference / max(float(difference.sum()), 1e-6)
     centre = (size - 1) / 2
     offset = float(np.hypot((ys * weights).sum() - centre, (xs * weights).sum() - centre)) / size
-    return now_lab[core][:, 1:].mean(axis=0), offset
+    return now_lab[core][:, 1:].mean(axis=0), before_lab[core][:, 1:].mean(axis=0), offset
 
 
 def team_chip_colours(lab: np.ndarray, cells: str, at_rest: np.ndarray, teams: tuple[str, ...], cell_px: int,
@@ -443,7 +445,7 @@ class Tracker:
                 self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
                 return events + self._revisit(frame_bgr, t, frame)
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
-        arrived = self._arrived(grid_changed.reshape(-1), change[1:-1, 1:-1].reshape(-1))
+        arrived = self._arrived(grid_changed.reshape(-1), change[1:-1, 1:-1].reshape(-1), thumb)
         if self.fresh:  # a ? card read at rest as the reference shows it: a strong change there later is new
             quiet = change[1:-1, 1:-1].reshape(-1) < self.track.cell_change
             self._quiet_unknown |= {c for c, pending in self._pending.items()
@@ -473,7 +475,7 @@ class Tracker:
         if any(near_hands[c] or not steady[c] for c in settling):
             return []
         others = {c: p for c, p in self._pending.items() if c not in settling}
-        arrived = self._arrived(np.isin(np.arange(GRID * GRID), settling), change[1:-1, 1:-1].reshape(-1))
+        arrived = self._arrived(np.isin(np.arange(GRID * GRID), settling), change[1:-1, 1:-1].reshape(-1), thumb)
         events = self._consider(frame_bgr, thumb, change, settling, t, frame, arrived=arrived)
         self._pending = {**others, **self._pending}
         return events
@@ -494,22 +496,33 @@ class Tracker:
         young = {c: p for c, p in self._move_readings(self._pending).items() if p.since > since}
         return young if len(young) <= self.track.max_fresh_changes else {}
 
-    def _arrived(self, changed: np.ndarray, change: np.ndarray) -> set[int]:
+    def _arrived(self, changed: np.ndarray, change: np.ndarray, thumb: np.ndarray) -> set[int]:
         """The cells (of the (100,) ``changed``) where a chip may have arrived: an empty card
         whose picture changed, or a card read ? (what the reader could not call was no chip)
         whose picture changed much while the view stayed put. A ? card whose picture the
         reference shows as it was read (read ? with the board at rest, or settled as ? in a new
-        view) changed for real already when the change is firm, in a view that stayed put."""
+        view) changed for real already when the change is firm, in a view that stayed put. A ?
+        card whose picture changed less, in a view that stayed put, got a chip when the change
+        is centred on it and coloured like one team's chips where the card was coloured like
+        none (printed art, not glare that washed out a chip and has moved off it)."""
         assert self.board is not None
-        arrived = set()
+        arrived, faint = set(), []
         for c in map(int, np.flatnonzero(changed)):
             symbol, quiet = self.board.cells[c], c in self._quiet_unknown
             if symbol == UNKNOWN and (quiet or not self.fresh):
                 enough = self.track.hand_change if quiet and not self.fresh else self.track.placed_change
                 if change[c] >= enough:
                     arrived.add(c)
+                elif not self.fresh:
+                    faint.append(c)
             elif symbol == EMPTY:
                 arrived.add(c)
+        if faint:
+            centres, colours = self._change_colours(thumb, change, faint)
+            arrived |= {c for c, (now, before) in colours.items()
+                        if team_of(now, centres, self.config) != UNKNOWN
+                        and np.linalg.norm(before) >= self.track.arrival_art_chroma
+                        and team_of(before, centres, self.config) == UNKNOWN}
         return arrived
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray, cells, t: float, frame: int,
@@ -585,29 +598,41 @@ class Tracker:
         self.board = Board("".join(cells_now))
         return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view)]
 
+    def _change_colours(self, thumb: np.ndarray, grid_change: np.ndarray, cells: Collection[int]
+                        ) -> tuple[dict[str, np.ndarray], dict[int, tuple[np.ndarray, np.ndarray]]]:
+        """Every team's chip colour in this picture (``team_chip_colours``; none at all unless
+        every team's is known) and, for each of ``cells`` whose picture changed centred on it,
+        the colour (a, b) now and before where it changed most (``change_core``)."""
+        assert self.board is not None and self.reference is not None
+        cell_px, track = self.track.thumb_cell_px, self.track
+        lab = thumbnail_lab(thumb)
+        centres = team_chip_colours(lab, self.board.cells, grid_change < track.cell_change, self.teams, cell_px,
+                                    track.arrival_min_team_chips)
+        if len(centres) < len(self.teams) or not cells:
+            return {}, {}
+        reference_lab = thumbnail_lab(self.reference)
+        colours = {}
+        for c in cells:
+            now, before, offset = change_core(cell_block(lab, c, cell_px), cell_block(reference_lab, c, cell_px),
+                                              track.arrival_core_share)
+            if offset <= track.arrival_max_offset:
+                colours[c] = (now, before)
+        return centres, colours
+
     def _arrivals_by_colour(self, reading: Board, thumb: np.ndarray, change: np.ndarray, arrived: Collection[int]
                             ) -> Board:
         """``reading`` where the reader could not call an ``arrived`` cell whose picture changed
         as much as a move changes it, centred on the cell: the team whose chips elsewhere on
         the board, in this same picture, the colour of the change is clearly nearest (the
         tracker saw the card before the chip came; the reader sees a chip on court art)."""
-        assert self.board is not None and self.reference is not None
-        cell_px, track = self.track.thumb_cell_px, self.track
         grid_change = change[1:-1, 1:-1].reshape(-1)
-        unsure = [c for c in arrived if reading.cells[c] == UNKNOWN and grid_change[c] >= track.cell_change]
+        unsure = [c for c in arrived if reading.cells[c] == UNKNOWN and grid_change[c] >= self.track.cell_change]
         if not unsure:
             return reading
-        lab, reference_lab = thumbnail_lab(thumb), thumbnail_lab(self.reference)
-        centres = team_chip_colours(lab, self.board.cells, grid_change < track.cell_change, self.teams, cell_px,
-                                    track.arrival_min_team_chips)
-        if len(centres) < len(self.teams):
-            return reading
+        centres, colours = self._change_colours(thumb, grid_change, unsure)
         cells = list(reading.cells)
-        for c in unsure:
-            colour, offset = change_core(cell_block(lab, c, cell_px), cell_block(reference_lab, c, cell_px),
-                                         track.arrival_core_share)
-            if offset <= track.arrival_max_offset:
-                cells[c] = team_of(colour, centres, self.config)
+        for c, (now, _) in colours.items():
+            cells[c] = team_of(now, centres, self.config)
         return Board("".join(cells))
 
     def _fresh_moves(self, change: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float

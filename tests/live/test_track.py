@@ -420,13 +420,14 @@ def _card_and_chip(chip_offset: tuple[int, int]) -> tuple[np.ndarray, np.ndarray
 
 
 def test_the_change_core_of_a_chip_placed_is_its_colour_in_the_cell_middle() -> None:
-    colour, offset = change_core(*_card_and_chip((0, 0)), TrackConfig().arrival_core_share)
+    colour, before, offset = change_core(*_card_and_chip((0, 0)), TrackConfig().arrival_core_share)
     np.testing.assert_allclose(colour, (10, -45))
+    np.testing.assert_allclose(before, (5, 60))
     assert offset < 0.05
 
 
 def test_a_chip_nudged_onto_the_cells_edge_changes_it_off_centre() -> None:
-    _, offset = change_core(*_card_and_chip((0, 5)), TrackConfig().arrival_core_share)
+    _, _, offset = change_core(*_card_and_chip((0, 5)), TrackConfig().arrival_core_share)
     assert offset > TrackConfig().arrival_max_offset
 
 
@@ -731,3 +732,42 @@ def test_a_chip_read_as_the_hand_withdrew_still_arrives_when_a_new_view_is_taken
     tracker._still_since = 16.1
     tracker._pending = {46: track_module.Pending("B", read_since, 2)}
     assert (46 in tracker._arriving()) == arriving  # at 16.6 s
+
+
+def _thumbnail_of(blocks_lab: dict[int, tuple[float, float, float]], ground_lab: tuple[float, float, float],
+                  cell_px: int = 12) -> np.ndarray:
+    """A thumbnail (float32 BGR) all ``ground_lab`` but for the cells of ``blocks_lab``, each
+    filled with its colour (Lab)."""
+    lab = np.zeros(((GRID + 2) * cell_px,) * 2 + (3,), np.float32) + np.float32(ground_lab)
+    for c, colour in blocks_lab.items():
+        cell_block(lab, c, cell_px)[:] = colour
+    return cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255.0
+
+
+@pytest.mark.parametrize("card_lab, arrived", [((55, 27, 21), True), ((95, 0, 2), False), ((60, 8, -22), False)])
+def test_a_card_read_unknown_that_changed_a_little_got_a_chip_only_if_it_was_coloured_like_no_team(
+        card_lab, arrived) -> None:
+    """A ? card whose picture changed less than a chip on a plain card changes it: a green chip
+    came on red court art, coloured like no team; where the card was near white (glare that
+    washed out a chip, moved off now) or coloured like a team (a chip under shade), no chip came."""
+    tracker, cell_px = Tracker(2), 12
+    board = ["."] * (GRID * GRID)
+    for c in (0, 9, 90, 99):
+        board[c] = "#"
+    chips = {22: ("B", (35, 8, -30)), 24: ("B", (37, 6, -28)), 66: ("G", (50, -30, 25)), 68: ("G", (52, -28, 27))}
+    for c, (team, _) in chips.items():
+        board[c] = team
+    where = 45
+    board[where] = "?"
+    tracker.board = Board("".join(board))
+    before = {c: colour for c, (_, colour) in chips.items()} | {where: card_lab}
+    tracker.reference = _thumbnail_of(before, (95, 0, 2))
+    lab_now = cv2.cvtColor(tracker.reference / 255.0, cv2.COLOR_BGR2Lab)
+    ys, xs = np.mgrid[0:cell_px, 0:cell_px]
+    disc = np.hypot(ys - 5.5, xs - 5.5) <= 2  # a chip small in its cell, a dark card: little of the card changed
+    cell_block(lab_now, where, cell_px)[disc] = (52, -29, 26)
+    thumb = cv2.cvtColor(lab_now, cv2.COLOR_Lab2BGR) * 255.0
+    change = track_module.block_change(thumb, tracker.reference, cell_px)[1:-1, 1:-1].reshape(-1)
+    changed = change > tracker.track.cell_change
+    assert changed[where] and change[where] < tracker.track.placed_change
+    assert (where in tracker._arrived(changed, change, thumb)) == arrived
