@@ -105,6 +105,7 @@ class TrackConfig:
     arrival_max_offset: float = 0.25  # ... the change centred within this share of a cell (no chip nudged beside)
     arrival_min_team_chips: int = 2  # ... and every team's colour taken from at least this many chips at rest
     arrival_art_chroma: float = 15.0  # a ? card coloured this much there before, like no team's chip: art, no chip
+    hands_grace_s: float = 0.5  # ... or its picture changed when hands were beside it or this soon after
     max_fresh_changes: int = 2  # right after a new lattice, more differences than this are misreadings
     min_agreement: float = 0.9  # a board located again must read like the board known (share of cells read)
     min_cells_read: int = 40  # ... over at least this many cells that are not ?
@@ -320,6 +321,12 @@ def team_chip_colours(lab: np.ndarray, cells: str, at_rest: np.ndarray, teams: t
     return colours
 
 
+def around(cells: np.ndarray) -> np.ndarray:
+    """(100,) bool: the cells of ``cells`` ((100,) bool) and those beside them, diagonals included."""
+    grid = cells.reshape(GRID, GRID).astype(np.uint8)
+    return cv2.dilate(grid, np.ones((3, 3), np.uint8)).reshape(-1) > 0
+
+
 def lone_cells(cells: Collection[int]) -> set[int]:
     """The cells (0 to 99) of ``cells`` with none of the others beside them, diagonals
     included: a hand covers cells side by side; lone changed cells are chips (a new view
@@ -364,6 +371,8 @@ class Tracker:
         self._ring_stale = False  # the ring's reference is the old view's: the view slid since
         self._before_doubt: dict[int, Pending] = {}  # the changed cells' readings when most of the board last changed
         self._last_revisit = -np.inf
+        self._change_since = np.full(GRID * GRID, np.inf)  # since when each cell's picture has differed from the reference
+        self._hands_near_at = np.full(GRID * GRID, -np.inf)  # when hands last covered each cell or one beside it
         self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
 
@@ -380,8 +389,10 @@ class Tracker:
             self._still_since = t
         self._previous = thumb
         grid_changed = change[1:-1, 1:-1] > self.track.cell_change
-        for c in np.flatnonzero(change[1:-1, 1:-1] > self.track.faint_change):
+        faint = (change[1:-1, 1:-1] > self.track.faint_change).reshape(-1)
+        for c in np.flatnonzero(faint):
             self._revisits.pop(int(c), None)  # its picture changed: what was read of it no longer holds
+        self._change_since = np.where(faint, np.minimum(self._change_since, t), np.inf)
         if grid_changed.mean() > self.track.doubt_share or (grid_changed.any() and self._shifted(thumb)):
             return self._doubt(frame_bgr, t, frame)
         events = []
@@ -393,6 +404,8 @@ class Tracker:
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
         under_hands = (change[1:-1, 1:-1] > self.track.hand_change).reshape(-1)
+        if under_hands.sum() > self.track.hand_cells:
+            self._hands_near_at[around(under_hands)] = t
         covered = int(under_hands.sum())
         if blink and covered <= self.track.hand_cells and ring_share <= self.track.hand_ring_share:
             # no hand came with it: the readings of a move settling before it hold (not those of
@@ -470,7 +483,7 @@ class Tracker:
             return []
         hands = under_hands.copy()
         hands[settling] = False  # a chip placed changed its card as much
-        near_hands = cv2.dilate(hands.reshape(GRID, GRID).astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(-1) > 0
+        near_hands = around(hands)
         steady = motion[1:-1, 1:-1].reshape(-1) <= self.track.cell_change
         if any(near_hands[c] or not steady[c] for c in settling):
             return []
@@ -503,8 +516,9 @@ class Tracker:
         reference shows as it was read (read ? with the board at rest, or settled as ? in a new
         view) changed for real already when the change is firm, in a view that stayed put. A ?
         card whose picture changed less, in a view that stayed put, got a chip when the change
-        is centred on it and coloured like one team's chips where the card was coloured like
-        none (printed art, not glare that washed out a chip and has moved off it)."""
+        is centred on it and coloured like one team's chips, and either the card was coloured
+        like none (printed art, not glare that washed out a chip and has moved off it) or the
+        change came with hands beside the card (``hands_grace_s``; glare moves with the light)."""
         assert self.board is not None
         arrived, faint = set(), []
         for c in map(int, np.flatnonzero(changed)):
@@ -521,8 +535,9 @@ class Tracker:
             centres, colours = self._change_colours(thumb, change, faint)
             arrived |= {c for c, (now, before) in colours.items()
                         if team_of(now, centres, self.config) != UNKNOWN
-                        and np.linalg.norm(before) >= self.track.arrival_art_chroma
-                        and team_of(before, centres, self.config) == UNKNOWN}
+                        and (self._change_since[c] <= self._hands_near_at[c] + self.track.hands_grace_s
+                             or (np.linalg.norm(before) >= self.track.arrival_art_chroma
+                                 and team_of(before, centres, self.config) == UNKNOWN))}
         return arrived
 
     def _consider(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray, cells, t: float, frame: int,

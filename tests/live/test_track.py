@@ -744,12 +744,15 @@ def _thumbnail_of(blocks_lab: dict[int, tuple[float, float, float]], ground_lab:
     return cv2.cvtColor(lab, cv2.COLOR_Lab2BGR) * 255.0
 
 
-@pytest.mark.parametrize("card_lab, arrived", [((55, 27, 21), True), ((95, 0, 2), False), ((60, 8, -22), False)])
-def test_a_card_read_unknown_that_changed_a_little_got_a_chip_only_if_it_was_coloured_like_no_team(
-        card_lab, arrived) -> None:
-    """A ? card whose picture changed less than a chip on a plain card changes it: a green chip
-    came on red court art, coloured like no team; where the card was near white (glare that
-    washed out a chip, moved off now) or coloured like a team (a chip under shade), no chip came."""
+@pytest.mark.parametrize("card_lab, hands_near_at, arrived", [
+    ((55, 27, 21), None, True), ((95, 0, 2), None, False), ((60, 8, -22), None, False),
+    ((95, 0, 2), 9.8, True), ((95, 0, 2), 8.0, False)])
+def test_a_card_read_unknown_that_changed_a_little_got_a_chip_if_coloured_like_no_team_or_when_hands_were_near(
+        card_lab, hands_near_at: float | None, arrived: bool) -> None:
+    """A ? card whose picture changed less than a chip on a plain card changes it, since 10 s: a
+    green chip came on red court art, coloured like no team. Where the card was near white
+    (glare that washed out a chip, moved off now) or coloured like a team (a chip under shade),
+    a chip came only if hands were beside the card when its picture changed (or just before)."""
     tracker, cell_px = Tracker(2), 12
     board = ["."] * (GRID * GRID)
     for c in (0, 9, 90, 99):
@@ -770,4 +773,7 @@ def test_a_card_read_unknown_that_changed_a_little_got_a_chip_only_if_it_was_col
     change = track_module.block_change(thumb, tracker.reference, cell_px)[1:-1, 1:-1].reshape(-1)
     changed = change > tracker.track.cell_change
     assert changed[where] and change[where] < tracker.track.placed_change
+    tracker._change_since[where] = 10.0
+    if hands_near_at is not None:
+        tracker._hands_near_at[where] = hands_near_at
     assert (where in tracker._arrived(changed, change, thumb)) == arrived
