@@ -639,15 +639,22 @@ class Tracker:
         """``reading`` where the reader could not call an ``arrived`` cell whose picture changed
         as much as a move changes it, centred on the cell: the team whose chips elsewhere on
         the board, in this same picture, the colour of the change is clearly nearest (the
-        tracker saw the card before the chip came; the reader sees a chip on court art)."""
+        tracker saw the card before the chip came; the reader sees a chip on court art). So
+        too where it read empty a card whose picture changed as much as a chip changes it, to
+        one team's colour from another, in a view that stayed put (a red chip hiding all of its
+        card read as a red card; in a new view the reference is the old view's picture)."""
+        track = self.track
         grid_change = change[1:-1, 1:-1].reshape(-1)
-        unsure = [c for c in arrived if reading.cells[c] == UNKNOWN and grid_change[c] >= self.track.cell_change]
+        unsure = [c for c in arrived if (reading.cells[c] == UNKNOWN and grid_change[c] >= track.cell_change)
+                  or (reading.cells[c] == EMPTY and grid_change[c] >= track.placed_change and not self.fresh)]
         if not unsure:
             return reading
         centres, colours = self._change_colours(thumb, grid_change, unsure)
         cells = list(reading.cells)
-        for c, (now, _) in colours.items():
-            cells[c] = team_of(now, centres, self.config)
+        for c, (now, before) in colours.items():
+            team = team_of(now, centres, self.config)
+            if reading.cells[c] == UNKNOWN or (team != UNKNOWN and team_of(before, centres, self.config) != team):
+                cells[c] = team
         return Board("".join(cells))
 
     def _fresh_moves(self, change: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float

@@ -391,9 +391,10 @@ def _placed_chip_read_as(frames: list[np.ndarray], label: dict, monkeypatch, cal
 
 @pytest.mark.parametrize("calls, held", [("?", "?"), ("??.", "?"), (".", ".")])
 def test_an_empty_card_changed_yet_read_unknown_is_held_unknown(demo, monkeypatch, calls: str, held: str) -> None:
-    """A chip the reader cannot make out (glare on it) changed its card: the board holds the
-    cell as ?, so that the referee blames nobody for a move it may have missed. Read empty now
-    and then, but mostly ?, it is still no clear empty card; read empty throughout, it is one."""
+    """A chip neither the reader nor its card's change can make out (glare on it; no team's
+    colour known) changed its card: the board holds the cell as ?, so that the referee blames
+    nobody for a move it may have missed. Read empty now and then, but mostly ?, it is still no
+    clear empty card; read empty throughout, it is one."""
     frames, label = demo
     tracker, where, _ = _placed_chip_read_as(frames, label, monkeypatch, calls)
     assert tracker.board[where] == held
@@ -405,6 +406,22 @@ def test_a_chip_the_reader_cannot_make_out_is_the_team_its_cards_change_is_colou
     placing team's other chips in the same picture."""
     frames, label = demo
     tracker, where, team = _placed_chip_read_as(frames, label, monkeypatch, "?", TrackConfig())
+    assert tracker.board[where] == team
+
+
+def test_a_chip_read_as_an_empty_card_whose_card_changed_as_a_chip_does_is_the_team_of_its_colour(
+        demo, monkeypatch) -> None:
+    """A chip hiding all of its card reads as a card of its colour (a red chip as a red card):
+    where the card's picture changed as much as a chip changes it, to the colour of the placing
+    team's chips, from another, the chip came."""
+    frames, label = demo
+    tracker, where, team = _placed_chip_read_as(frames, label, monkeypatch, ".", TrackConfig())
+    n = tracker.track.thumb_cell_px
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    first = _tracker_on(frames[0])
+    change = track_module.block_change(thumbnail(after, first.lattice, n), first.reference, n)[1:-1, 1:-1]
+    assert change.reshape(-1)[where] >= TrackConfig().placed_change
     assert tracker.board[where] == team
 
 
