@@ -641,13 +641,13 @@ class Tracker:
         the board, in this same picture, the colour of the change is clearly nearest (the
         tracker saw the card before the chip came; the reader sees a chip on court art). So
         too where it read empty a card whose picture changed as much as a chip changes it, to
-        one team's colour from another, in a view that stayed put (a red chip hiding all of its
-        card read as a red card; in a new view the reference is the old view's picture)."""
+        one team's colour from another (a red chip hiding all of its card read as a red card).
+        Not in a new view: its reference is the old view's picture, unlike this one anywhere."""
         track = self.track
         grid_change = change[1:-1, 1:-1].reshape(-1)
         unsure = [c for c in arrived if (reading.cells[c] == UNKNOWN and grid_change[c] >= track.cell_change)
-                  or (reading.cells[c] == EMPTY and grid_change[c] >= track.placed_change and not self.fresh)]
-        if not unsure:
+                  or (reading.cells[c] == EMPTY and grid_change[c] >= track.placed_change)]
+        if not unsure or self.fresh:
             return reading
         centres, colours = self._change_colours(thumb, grid_change, unsure)
         cells = list(reading.cells)

@@ -374,13 +374,15 @@ NO_ARRIVAL_COLOURS = TrackConfig(arrival_min_team_chips=GRID * GRID)
 
 
 def _placed_chip_read_as(frames: list[np.ndarray], label: dict, monkeypatch, calls: str,
-                         track: TrackConfig = NO_ARRIVAL_COLOURS) -> tuple[Tracker, int, str]:
-    """A tracker on the demo's first frame fed, for 4 s, the frame just after its first chip
-    was placed, the chip's cell read in turn as each symbol of ``calls``; the cell, its chip."""
+                         track: TrackConfig = NO_ARRIVAL_COLOURS, new_view: bool = False) -> tuple[Tracker, int, str]:
+    """A tracker on the demo's first frame (``new_view``: as if it had just moved) fed, for 4 s,
+    the frame just after its first chip was placed, the chip's cell read in turn as each symbol
+    of ``calls``; the cell, its chip."""
     placed = next(e for e in label["events"] if e["type"] == "placed")
     where = placed["cell"][0] * 10 + placed["cell"][1]
     after = frames[int((placed["t"] + 0.5) * label["fps"])]
     tracker = _tracker_on(frames[0], track)
+    tracker.fresh = new_view
     read, count = tracker.read, itertools.count()
     monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frame_bgr, arrived).with_cell(
         where, calls[next(count) % len(calls)]))
@@ -407,6 +409,15 @@ def test_a_chip_the_reader_cannot_make_out_is_the_team_its_cards_change_is_colou
     frames, label = demo
     tracker, where, team = _placed_chip_read_as(frames, label, monkeypatch, "?", TrackConfig())
     assert tracker.board[where] == team
+
+
+def test_in_a_view_just_moved_a_chip_the_reader_cannot_make_out_is_not_told_by_its_cards_change(
+        demo, monkeypatch) -> None:
+    """Right after the view moved, the reference is the old view's picture: a card's change is
+    no chip's colour (a held-out game took a chip beside a hand so)."""
+    frames, label = demo
+    tracker, where, team = _placed_chip_read_as(frames, label, monkeypatch, "?", TrackConfig(), new_view=True)
+    assert tracker.board[where] != team
 
 
 def test_a_chip_read_as_an_empty_card_whose_card_changed_as_a_chip_does_is_the_team_of_its_colour(
