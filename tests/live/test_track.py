@@ -257,11 +257,16 @@ def test_a_board_whose_top_each_locating_guesses_differently_is_taken_only_if_un
         assert kinds == [] and tracker.board is None
 
 
+def _first_placed(frames: list[np.ndarray], label: dict) -> tuple[dict, int, np.ndarray]:
+    """The demo's first chip placed: its event, its cell's index, and the frame 0.5 s after it."""
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    return placed, placed["cell"][0] * 10 + placed["cell"][1], frames[int((placed["t"] + 0.5) * label["fps"])]
+
+
 def _first_placement_on_unknown(frames: list[np.ndarray], label: dict) -> tuple[Follower, dict, int]:
     """A follower that has taken the board with the demo's first placed chip's cell held as ?
     (the first reading could not call the empty card), that event and the cell's index."""
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    where = placed["cell"][0] * 10 + placed["cell"][1]
+    placed, where, _ = _first_placed(frames, label)
     follower = Follower(2)
     follower.feed(frames[0], 0.0, 0)
     follower.feed(frames[0], 0.4, 0)
@@ -378,9 +383,7 @@ def _placed_chip_read_as(frames: list[np.ndarray], label: dict, monkeypatch, cal
     """A tracker on the demo's first frame (``new_view``: as if it had just moved) fed, for 4 s,
     the frame just after its first chip was placed, the chip's cell read in turn as each symbol
     of ``calls``; the cell, its chip."""
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    where = placed["cell"][0] * 10 + placed["cell"][1]
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0], track)
     tracker.fresh = new_view
     read, count = tracker.read, itertools.count()
@@ -428,8 +431,7 @@ def test_a_chip_read_as_an_empty_card_whose_card_changed_as_a_chip_does_is_the_t
     frames, label = demo
     tracker, where, team = _placed_chip_read_as(frames, label, monkeypatch, ".", TrackConfig())
     n = tracker.track.thumb_cell_px
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    _, _, after = _first_placed(frames, label)
     first = _tracker_on(frames[0])
     change = track_module.block_change(thumbnail(after, first.lattice, n), first.reference, n)[1:-1, 1:-1]
     assert change.reshape(-1)[where] >= TrackConfig().placed_change
@@ -477,9 +479,7 @@ def test_a_chip_placed_in_a_new_view_read_with_other_differences_is_a_move(demo,
     """A new view read with more differences than moves make (misreadings) still takes the chip
     placed since it was taken: its card's picture changed as a chip changes it."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    where = placed["cell"][0] * 10 + placed["cell"][1]
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     board = tracker.board
     misread = [c for c, symbol in enumerate(board.cells) if symbol == "B"][:2]
@@ -510,9 +510,7 @@ def test_a_new_view_changed_on_lone_cells_is_no_hand_and_takes_the_chip_placed(d
     whose picture changed (glare moved with the camera): more cells changed than a hand's
     count, but lone ones, no hand resting (test_a_hand_resting_on_the_board_makes_no_move)."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    where = placed["cell"][0] * 10 + placed["cell"][1]
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     board = tracker.board
     chips = [c for c, symbol in enumerate(board.cells) if symbol in "BG"]
@@ -591,8 +589,7 @@ def test_a_move_in_a_new_view_is_taken_as_soon_as_it_settles_though_the_light_ch
     """After a bump the reference is the old view's picture: cells lit anew look covered, as
     under a hand. Read as the board holds them they are no hand, and do not hold the move up."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    placed, _, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     chips = [c for c, symbol in enumerate(tracker.board.cells) if symbol in "BG"][:10]
     n = tracker.track.thumb_cell_px
@@ -612,9 +609,7 @@ def test_a_move_arriving_as_a_view_read_afresh_for_long_is_taken_at_rest_is_stil
     is (bench game 9: ? cells kept it from settling after a bump); a chip that had just arrived
     then, its reading not yet settled, is not taken with it but settles as a move."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
-    where = placed["cell"][0] * 10 + placed["cell"][1]
+    placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     chips = [c for c, symbol in enumerate(tracker.board.cells) if symbol in "BG"][:10]
     n = tracker.track.thumb_cell_px
@@ -638,8 +633,7 @@ def test_a_move_settling_when_the_next_hand_reaches_in_is_taken_if_the_hand_is_a
     """The next player reaches in before the last move has settled: a hand over the far side
     of the board does not hold the move up; one beside it does, until it leaves."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
+    placed, _, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     row, col = placed["cell"]
     where = row * 10 + col
@@ -664,9 +658,7 @@ def test_a_move_just_after_the_camera_slid_is_not_held_up_by_the_old_view_of_the
     """The ring around the grid kept from before a bump shows the table where it no longer is:
     taken anew once the picture is still, it does not pass for an arm reaching in."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
-    where = placed["cell"][0] * 10 + placed["cell"][1]
+    placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     lattice = tracker.lattice
     beside = lattice[3:8, 0] - (lattice[3:8, 1] - lattice[3:8, 0])  # a cell out from the grid's side
@@ -685,9 +677,7 @@ def test_a_move_settling_through_a_flicker_that_left_the_board_as_it_was_is_not_
     """Two frames unlike the board (a flicker, a shake), then the picture as it was and no hand:
     the new chip's readings before them still count."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
-    where = placed["cell"][0] * 10 + placed["cell"][1]
+    placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     feeds = [after] * 3 + [255 - after] * 2 + [after] * 15
     taken = next(k / 10 for k, frame in enumerate(feeds, start=1) for e in tracker.feed(frame, k / 10, k)
@@ -700,9 +690,7 @@ def test_a_move_made_while_the_view_moved_counts_the_reading_of_the_locating_tha
     locating's reading is the first of the move's, so it is taken stable_s after the board
     was found again, not a frame later."""
     frames, label = demo
-    placed = next(e for e in label["events"] if e["type"] == "placed")
-    after = frames[int((placed["t"] + 0.5) * label["fps"])]
-    where = placed["cell"][0] * 10 + placed["cell"][1]
+    placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     h, w = frames[0].shape[:2]
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), 12.0, 1.0)
