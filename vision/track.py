@@ -7,7 +7,8 @@ thumbnail of the grid and a ring of one cell around it, and compared with a refe
 thumbnail of the board at rest, cell by cell where a chip lies:
 
 - nothing changed: the board rests, and the reference slowly follows the light, except on
-  cells changed faintly (a pale chip on a white card), which are read once the picture is still;
+  cells changed faintly (a pale chip on a white card: an empty card stays so until its change
+  is well under ``faint_change``), which are read once the picture is still;
 - a few cells changed and nothing crossed the ring: those cells are read (the pipeline's
   read stage only). A cell whose reading holds for ``stable_s`` seconds and
   ``stable_frames`` frames is settled; settled new chips and emptied cells are accepted
@@ -28,8 +29,13 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   the reference caught a hand, and a new one is taken); the whole board is then read afresh, where more than
   ``max_fresh_changes`` differences are misreadings, not moves (but for chips placed since,
   which changed their card's picture as a chip does), and so is a card that reads otherwise
-  only later, its picture unchanged (glare read now as a chip, now as an empty card). Not found for
-  ``lost_after_s``: the board is reported lost.
+  only later, its picture unchanged (glare read now as a chip, now as an empty card), or not
+  clearly (``clear_max_doubts``). The view is read once every cell has settled, or read ? for
+  ``unsure_s``. Not found for ``lost_after_s``: the board is reported lost.
+
+The first reference may hold a hand (the board was found while one lay on it): until it is
+seen at rest with none, a brief stillness with many cells unlike it makes a new view of it
+(players' hands come and go too fast to leave ``still_s`` between them).
 
 Only cells whose picture changed are read, so a cell that the reader calls differently
 from one frame to the next never makes a move on its own.
@@ -70,18 +76,21 @@ class TrackConfig:
     stable_s: float = 0.5  # a new reading must hold this long (source time) to be accepted
     stable_frames: int = 3  # ... and over at least this many frames looked at
     max_doubts_per_call: float = 2.0  # frames read ? in between count as no reading, up to this many per clear one
+    # ... and up to this many where a wrong call costs more than a wait: a ? card taken as read,
+    # an empty card a chip may lie on, a new view's difference from the board known
+    clear_max_doubts: float = 0.25
     same_move_s: float = 0.3  # changes first seen within this of each other belong to one move
     unsure_s: float = 2.0  # a change read as ? is let go (the reference takes it) after this long
     revisit_every_s: float = 0.3  # the board at rest: its ? cells are read again this often
     reveal_s: float = 1.5  # ... and one read alike this long, its picture unchanged, is taken as read
     reveal_frames: int = 5  # ... in at least this many readings
-    reveal_max_doubts: float = 0.25  # ... with at most this many read ? per clear one: a wrong reveal is a wrong call
     still_s: float = 1.0  # a picture unlike the reference but still this long: judged as a new view
     fresh_still_s: float = 0.3  # a new view (its reference provisional) is read once the picture is still this long
     stuck_s: float = 3.0  # read afresh this long yet unlike the reference: the picture at rest is taken as it is
     thumb_cell_px: int = 12  # thumbnail pixels per cell
     cell_change: float = 0.11  # mean |difference| / brightness above which a cell's picture changed
     faint_change: float = 0.05  # ... and above which it may have (a pale chip on a white card), once all is still
+    faint_hold_change: float = 0.03  # ... and, once above that, until below this
     hand_change: float = 0.2  # a cell changed this much is covered (hands), not just touched
     placed_change: float = 0.3  # a cell read ? that changed this much, the view unmoved, may have got a chip
     ring_change: float = 0.25  # the same for the blocks of the ring around the grid
@@ -356,6 +365,8 @@ class Tracker:
         self.reference: np.ndarray | None = None
         self.lost = False
         self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
+        self._reference_checked = True  # the reference seen at rest to hold no hand (the first, taken as
+        # the board was found, may)
         self._quiet_unknown: set[int] = set()  # cells read ? whose picture the reference shows as read
         self._pending: dict[int, Pending] = {}  # the changed cells' readings
         self._doubt_since: float | None = None
@@ -381,6 +392,7 @@ class Tracker:
     def feed(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
         if self.lattice is None or self.reference is None:
             return self._acquire(frame_bgr, t, frame)
+        assert self.board is not None
         cell_px = self.track.thumb_cell_px
         thumb = thumbnail(frame_bgr, self.lattice, cell_px)
         change = block_change(thumb, self.reference, cell_px)
@@ -389,7 +401,13 @@ class Tracker:
             self._still_since = t
         self._previous = thumb
         grid_changed = change[1:-1, 1:-1] > self.track.cell_change
-        faint = (change[1:-1, 1:-1] > self.track.faint_change).reshape(-1)
+        inner_change = change[1:-1, 1:-1].reshape(-1)
+        # a pale chip's change on an empty card hovers about faint_change: once over it, the
+        # card stays changed until well under it, or the reference, following the light at
+        # rest, takes the chip in (not a card read ?: a hand's shadow passing changes it as much)
+        empty_cards = np.array([symbol == EMPTY for symbol in self.board.cells])
+        faint = (inner_change > self.track.faint_change) | (
+            empty_cards & np.isfinite(self._change_since) & (inner_change > self.track.faint_hold_change))
         for c in np.flatnonzero(faint):
             self._revisits.pop(int(c), None)  # its picture changed: what was read of it no longer holds
         self._change_since = np.where(faint, np.minimum(self._change_since, t), np.inf)
@@ -428,8 +446,13 @@ class Tracker:
             # on the board (a hand holds still as it places a chip)
             self.reference[self._ring_pixels] = thumb[self._ring_pixels]
             ring_share, self._ring_stale = 0.0, False
-        # a reference taken just after the view moved may hold a hand: it is provisional
-        still = t - self._still_since >= (self.track.fresh_still_s if self.fresh else self.track.still_s)
+        # a reference taken just after the view moved may hold a hand: it is provisional, and so
+        # is the first until seen to hold none (hands come and go too fast to rest still_s between)
+        briefly_still = t - self._still_since >= self.track.fresh_still_s
+        if briefly_still and covered <= self.track.hand_cells:
+            self._reference_checked = True
+        provisional = self.fresh or not self._reference_checked
+        still = briefly_still if provisional else t - self._still_since >= self.track.still_s
         if still:
             # unlike the reference yet still: something left beside the board, or a hand the
             # reference caught that has gone. The ring is not the game: it just takes the picture;
@@ -446,9 +469,11 @@ class Tracker:
             return events + self._settle_apart_from_hands(frame_bgr, thumb, change, under_hands, motion, t, frame)
         self._hands_since = None
         if not grid_changed.any() and not self.fresh:
-            faint = change[1:-1, 1:-1] > self.track.faint_change
-            if faint.any() and t - self._still_since >= self.track.stable_s:
-                grid_changed = faint  # a pale chip changes its card little: read once all is still
+            faint = faint.reshape(GRID, GRID)
+            if faint.any() and briefly_still:
+                # a pale chip changes its card little: read once all is still (a moment: the
+                # move must show within a second of the hand leaving)
+                grid_changed = faint
             else:
                 self._pending = {}
                 # the board at rest: follow the light, slowly (a hand just coming in may not show
@@ -564,9 +589,12 @@ class Tracker:
         pending = {c: Pending.after(self._pending.get(c), reading.cells[c], t) for c in map(int, cells)}
         self._pending = pending
         # an empty card whose picture changed passes as empty only when read so clearly: a chip
-        # the reader cannot make out (glare, a pale chip) must not pass for no move
-        calls = {c: p.call(self.track.reveal_max_doubts if p.symbol == EMPTY and c in arrived
-                           else self.track.max_doubts_per_call) for c, p in pending.items()}
+        # the reader cannot make out (glare, a pale chip) must not pass for no move; nor does a
+        # difference in a new view (chips' highlights moved with the camera: a chip read now
+        # empty, now ?, is a misreading)
+        calls = {c: p.call(self.track.clear_max_doubts if (p.symbol == EMPTY and c in arrived)
+                           or (new_view and p.symbol != self.board.cells[c]) else self.track.max_doubts_per_call)
+                 for c, p in pending.items()}
         settled = {c: calls[c] for c, p in pending.items() if p.settled(t, self.track)}
         new = {c: s for c, s in settled.items() if s not in (UNKNOWN, self.board.cells[c])}
         # a cell the board holds as ? now read (glare gone, a hand's shadow gone) is no move
@@ -598,7 +626,12 @@ class Tracker:
             letting_go += [c for c in changes if c not in moves]
             changes = moves
         self._take_reference(thumb, letting_go + list(changes) + list(revealed))
-        if self.fresh and not [c for c in pending if c not in settled or settled[c] == UNKNOWN]:
+        # the view is read once every cell is settled clearly, or read ? since the view is new for
+        # unsure_s (hands coming every two seconds keep a card read ? from being let go: the view
+        # would stay new, every cell read afresh, for the rest of the game)
+        unsure_for_long = self._fresh_since is not None and t - self._fresh_since >= self.track.unsure_s
+        if self.fresh and not [c for c in pending if c not in letting_go and (
+                c not in settled or (settled[c] == UNKNOWN and not unsure_for_long))]:
             self.fresh = False
         if not changes and not revealed and not doubted:
             return []
@@ -690,7 +723,7 @@ class Tracker:
         self._last_revisit = t
         reading = self.read(frame_bgr)
         self._revisits = {c: Pending.after(self._revisits.get(c), reading.cells[c], t) for c in unknown}
-        calls = {c: pending.call(self.track.reveal_max_doubts) for c, pending in self._revisits.items()}
+        calls = {c: pending.call(self.track.clear_max_doubts) for c, pending in self._revisits.items()}
         # a chip only: a card held as ? costs nothing, where a pale chip read empty at rest was revealed so
         clear = {c: calls[c] for c, pending in self._revisits.items()
                  if calls[c] in self.teams and t - pending.since >= self.track.reveal_s
@@ -777,6 +810,7 @@ class Tracker:
         analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, True, t)
+        self._reference_checked = False
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
 
     @staticmethod

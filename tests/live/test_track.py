@@ -305,6 +305,31 @@ def test_a_reference_taken_with_arms_over_the_board_is_renewed(demo) -> None:
     assert kinds[-1:] == [BOARD_FOUND] and tracker._doubt_since is None and tracker.board == board
 
 
+@pytest.mark.parametrize("checked, seen", [(False, True), (True, False)])
+def test_a_first_picture_holding_a_hand_is_renewed_between_two_players_hands(demo, checked: bool, seen: bool) -> None:
+    """The board found while a hand lay on it: its first picture holds the hand. The next
+    players' hands come and go faster than ``still_s``: until the first picture is seen at
+    rest with no hand in it (``checked``), a brief stillness renews it, and the chip placed
+    meanwhile is seen before the next hand comes. A picture checked already waits ``still_s``."""
+    frames, label = demo
+    placed, where, after = _first_placed(frames, label)
+    tracker = _tracker_on(frames[0])
+    rng = np.random.default_rng(4)
+    far = max(((r, c) for r in (2, 8) for c in (2, 8)),
+              key=lambda rc: abs(rc[0] - where // 10) + abs(rc[1] - where % 10))  # the corner furthest from it
+    resting = frames[0].copy()
+    draw_hand(resting, sample_hand(rng, (0.0, 0.0)), tracker.lattice[far], 0.5, rng)
+    tracker.reference = thumbnail(resting, tracker.lattice, tracker.track.thumb_cell_px)
+    tracker._reference_checked = checked
+    for k in range(1, 11):  # the hand has gone, the chip lies placed
+        tracker.feed(after, k / 10, k)
+    for k in range(11, 21):  # the next player's hand reaches in, moving
+        reaching = after.copy()
+        draw_hand(reaching, sample_hand(rng, (0.0, 0.0)), tracker.lattice[far[0], 1 + k % 8], 0.5, rng)
+        tracker.feed(reaching, k / 10, k)
+    assert (tracker.board[where] == placed["team"]) == seen
+
+
 def test_a_chip_placed_on_an_unknown_card_while_the_view_is_new_is_a_move(demo, monkeypatch) -> None:
     # after a bump the view is new until every cell reads clearly; an empty card the reader
     # cannot call keeps it new, and a chip placed there was once taken for the card revealed
@@ -331,7 +356,8 @@ def test_a_chip_placed_on_an_unknown_card_while_the_view_is_new_is_a_move(demo, 
 def test_a_chip_that_changes_its_card_only_faintly_is_read_not_blended_away(demo, monkeypatch, faint_change,
                                                                           noticed) -> None:
     """A pale chip on a white card changes the card's picture less than a move does; once the
-    picture is still it is read. Blended into the board at rest, it would be missed for good."""
+    picture is still it is read, and taken within a second of the hand leaving. Blended into
+    the board at rest, it would be missed for good."""
     frames, _ = demo
     tracker = _tracker_on(frames[0])
     tracker.track = replace(tracker.track, faint_change=faint_change)
@@ -347,8 +373,42 @@ def test_a_chip_that_changes_its_card_only_faintly_is_read_not_blended_away(demo
     assert TrackConfig().faint_change < change < TrackConfig().cell_change
     read = tracker.read
     monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frames[0], arrived).with_cell(where, "B"))
-    for k in range(1, 30):
+    for k in range(1, 10):  # the move must show within a second of the hand leaving
         tracker.feed(pale_chip, k / 10, k)
+    assert (tracker.board[where] == "B") == noticed
+
+
+@pytest.mark.parametrize("faint_hold_change, noticed", [(TrackConfig().faint_hold_change, True),
+                                                       (TrackConfig().faint_change, False)])
+def test_a_pale_chip_whose_change_dips_under_the_faint_change_is_still_read(demo, monkeypatch, faint_hold_change,
+                                                                           noticed) -> None:
+    """A pale chip's change hovers about ``faint_change`` (the light drifts, the chip's sheen
+    flickers): once over it, the card stays changed until well under it. Dropped as soon as it
+    dips under, the chip is blended into the board at rest and missed for good."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0], replace(TrackConfig(), faint_hold_change=faint_hold_change))
+    board = tracker.board
+    where = next(c for c, symbol in enumerate(board.cells) if symbol == "." and c // 10 in range(3, 7))
+    row, col = divmod(where, 10)
+    centre, pitch = tracker.lattice[row, col] / 2 + tracker.lattice[row + 1, col + 1] / 2, \
+        float(np.linalg.norm(tracker.lattice[row, col + 1] - tracker.lattice[row, col]))
+    n = tracker.track.thumb_cell_px
+
+    def pale_chip(strength: float) -> tuple[np.ndarray, float]:
+        chip = frames[0].copy()
+        cv2.circle(chip, tuple(int(v) for v in centre), int(0.35 * pitch), (235, 215, 200), -1)
+        frame = cv2.addWeighted(chip, strength, frames[0], 1 - strength, 0)
+        return frame, float(track_module.block_change(thumbnail(frame, tracker.lattice, n), tracker.reference,
+                                                      n)[row + 1, col + 1])
+
+    clear, clear_change = pale_chip(1.0)
+    dipped, dipped_change = next((f, c) for f, c in map(pale_chip, np.linspace(0.9, 0.3, 13))
+                                 if TrackConfig().faint_hold_change < c < TrackConfig().faint_change)
+    assert TrackConfig().faint_change < clear_change < TrackConfig().cell_change
+    read = tracker.read
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frames[0], arrived).with_cell(where, "B"))
+    for k in range(1, 30):
+        tracker.feed(clear if k < 3 else dipped, k / 10, k)
     assert (tracker.board[where] == "B") == noticed
 
 
@@ -551,6 +611,45 @@ def test_a_card_read_otherwise_only_long_after_a_new_view_is_no_move(demo, monke
         now = k / 10
         tracker.feed(frames[0], now, k)
     assert (tracker.board[chip] == ".") == removed
+
+
+@pytest.mark.parametrize("clear_max_doubts, removed", [(TrackConfig().clear_max_doubts, False),
+                                                      (TrackConfig().max_doubts_per_call, True)])
+def test_a_chip_read_gone_in_a_new_view_only_now_and_then_is_no_move(demo, monkeypatch, clear_max_doubts: float,
+                                                                     removed: bool) -> None:
+    """In a view new after a bump, a chip whose highlight moved with the camera reads empty in
+    one frame, ? in the next: no clear reading, so no move (a real move made meanwhile reads
+    clearly). Counted as a call like any other, it is a phantom removal."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0], replace(TrackConfig(), clear_max_doubts=clear_max_doubts))
+    board = tracker.board
+    chip = board.cells.index("B")
+    read = tracker.read
+    calls = itertools.count()
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frame_bgr, arrived).with_cell(
+        chip, "?" if next(calls) % 2 else "."))
+    tracker.fresh = True
+    for k in range(1, 40):
+        tracker.feed(frames[0], k / 10, k)
+    assert (tracker.board[chip] == ".") == removed
+
+
+@pytest.mark.parametrize("unsure_s, read_afresh", [(TrackConfig().unsure_s, False), (1000.0, True)])
+def test_a_new_view_with_a_chip_read_unknown_for_good_is_read_once_unsure_s_has_passed(demo, monkeypatch,
+                                                                                     unsure_s: float,
+                                                                                     read_afresh: bool) -> None:
+    """A view new after a bump in which one chip reads ? frame after frame (a highlight on it):
+    the view is read once every other cell is settled and ``unsure_s`` has passed, not read
+    afresh, every cell at every frame, for the rest of the game."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0], replace(TrackConfig(), unsure_s=unsure_s))
+    chip = tracker.board.cells.index("B")
+    read = tracker.read
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): read(frame_bgr, arrived).with_cell(chip, "?"))
+    tracker.fresh = True
+    for k in range(1, 50):
+        tracker.feed(frames[0], k / 10, k)
+    assert tracker.fresh == read_afresh and tracker.board[chip] == "B"
 
 
 def _resting_with_unknown(frames: list[np.ndarray]) -> tuple[Tracker, Board, list[int]]:
