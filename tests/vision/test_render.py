@@ -266,3 +266,13 @@ def test_a_hand_reaching_for_a_cell_far_outside_a_grazing_view_is_left_out() -> 
     # drawing its fingers failed
     photo = render_one(777, 933)
     assert photo.label["has_board"] and photo.jpeg
+
+
+@pytest.mark.parametrize("feature_px", [0.01, 0.3, 40.0])
+def test_smooth_noise_has_the_size_asked_for_even_finer_than_a_pixel(feature_px: float) -> None:
+    """A wood table seen from far asks for grain finer than a pixel (seed 9292, photo 75 made
+    OpenCV's resize fail): the noise is then a pixel wide, at the size asked for."""
+    from vision.render.textures import smooth_noise
+
+    noise = smooth_noise(np.random.default_rng(0), 37, 53, feature_px)
+    assert noise.shape == (37, 53) and np.isfinite(noise).all() and noise.std() > 0

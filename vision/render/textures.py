@@ -13,9 +13,11 @@ from vision.render.colours import BGR
 
 
 def smooth_noise(rng: np.random.Generator, h: int, w: int, cell_px: float) -> np.ndarray:
-    """Zero-mean, unit-ish float32 noise (h, w) whose features are about ``cell_px`` wide."""
-    gh = max(2, int(np.ceil(h / max(cell_px, 1.0))) + 2)
-    gw = max(2, int(np.ceil(w / max(cell_px, 1.0))) + 2)
+    """Zero-mean, unit-ish float32 noise (h, w) whose features are about ``cell_px`` wide (at
+    least a pixel: a table seen from far made a wood grain finer than that, seed 9292 photo 75)."""
+    cell_px = max(cell_px, 1.0)
+    gh = max(2, int(np.ceil(h / cell_px)) + 2)
+    gw = max(2, int(np.ceil(w / cell_px)) + 2)
     small = rng.standard_normal((gh, gw), dtype=np.float32)
     size = (int(gw * cell_px), int(gh * cell_px))
     if cell_px >= 16:  # smooth enough: cubic to a quarter of the size, then linear
