@@ -212,6 +212,9 @@ class VisionConfig:
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
     min_rescue_probability: float = 0.1  # fits turned down by the verdict but above this are checked again
     max_rescued: int = 3  # at most this many such fits are checked
+    # ... and a fit whose corners all lie this near one checked (cells) is that one again (0.15
+    # merged fits that read differently: dev photo 4242/135 lost its board)
+    same_second_look_cells: float = 0.1
     min_turn_contrast: float = 2.0  # the next best turn must look this many times more changed...
     # ...plus this: on mostly blank cards every turn looks alike but the right one (0.004
     # against 0.103 on a corner-index board, which adding the whole limit of 0.1 turned down)
@@ -232,6 +235,10 @@ class VisionConfig:
     clear_rescue_probability: float = 0.2
     max_doubtful_unknown_share: float = 0.45
     min_doubtful_margin_share: float = 0.5
+    # a turned-down fit is judged as located too where reading it (polished, moved onto the
+    # chips) moved it less than this (cells): a right fit kept so (dev photo 4242/46) moved 0.16,
+    # one 0.7 cells off the board that led as located (benchmark photo 20261129/131) 0.34
+    max_confirm_move: float = 0.2
     # a sure fit whose reading shows no layout is kept only if this share of its empty cards show
     # ink: a score pad's grid (fresh no-board seed 5353, photo 67) read 81 empty squares, 3 inked;
     # real boards so kept on dev and independent seeds showed 0.15 to 1

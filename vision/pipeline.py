@@ -299,15 +299,32 @@ def turn_is_clear(best: float, runner_up: float, config: VisionConfig) -> bool:
     return best <= config.max_median_change and runner_up >= config.min_turn_contrast * best + config.min_turn_gap
 
 
+def grids_apart(a_xy: np.ndarray, b_xy: np.ndarray) -> float:
+    """How far apart two grids lie (cells of ``a_xy``): the largest distance between their outer
+    corners, in whichever order of corners brings them nearest (fits of one grid may start
+    their lattice at another corner)."""
+    a, b = outer_corners(a_xy), outer_corners(b_xy)
+    return min(float(corner_moves(a, np.roll(b[::direction], shift, axis=0)).max())
+               for direction in (1, -1) for shift in range(4))
+
+
 def second_looks(image_bgr: np.ndarray, fitted: list[Candidate], config: VisionConfig) -> Iterator[Candidate]:
     """The fits the verdict turned down (``fitted``, as ``locate_grid`` left them) that deserve
     a second look: the likeliest ``max_rescued``, if they scored ``min_rescue_probability`` or
     more (a fit ruled out scores 0) and lie wholly inside the photo, corner cells included (a
-    grid a cell or more off the board ran past the photo's edge there, on dev photo 6161/117)."""
+    grid a cell or more off the board ran past the photo's edge there, on dev photo 6161/117).
+    A fit within ``same_second_look_cells`` of one looked at already is that one again (several
+    proposals end on the same grid) and takes no place: on benchmark photo 20261129/261 three
+    copies of a grid a third of a cell off took every place, the fit on the board came fourth."""
     height, width = image_bgr.shape[:2]
-    for candidate in sorted(fitted, key=lambda c: -c.score)[: config.max_rescued]:
-        if candidate.score >= config.min_rescue_probability and not cut_off_sides(
-                candidate.lattice_xy, width, height, config.edge_margin_px, corners=True):
+    looked: list[np.ndarray] = []
+    for candidate in sorted(fitted, key=lambda c: -c.score):
+        if len(looked) >= config.max_rescued or candidate.score < config.min_rescue_probability:
+            return
+        if any(grids_apart(earlier, candidate.lattice_xy) <= config.same_second_look_cells for earlier in looked):
+            continue
+        looked.append(candidate.lattice_xy)
+        if not cut_off_sides(candidate.lattice_xy, width, height, config.edge_margin_px, corners=True):
             yield candidate
 
 
@@ -328,25 +345,42 @@ def rescued_by_profile(image_bgr: np.ndarray, fitted: list[Candidate], profile: 
     return None
 
 
+def reads_as_board(prepared: PreparedBoard, features: CellFeatures, reading: Board, score: float,
+                   config: VisionConfig) -> bool:
+    """Whether a turned-down fit (verdict ``score``), read so, shows a Sequence board: nearly
+    every cell reads clearly, and the cards' ink lies as the printed layout has it, with a wide
+    lead over the other turns and over the same grid a cell to any side. A fit in more doubt
+    (the verdict lower, more cells '?') must show it all the more clearly."""
+    unknown = unknown_share(reading)
+    if unknown > config.max_doubtful_unknown_share:
+        return False
+    orientation, lead = printed_layout(prepared, reading, features, config)
+    doubtful = score < config.clear_rescue_probability or unknown > config.max_confirm_unknown_share
+    return (orientation.margin >= config.min_confirm_margin and shows_printed_layout(orientation, lead, config)
+            and lead >= config.min_register_lead_share * orientation.votes
+            and (not doubtful or orientation.margin >= config.min_doubtful_margin_share * orientation.votes))
+
+
 def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str, ...],
                          config: VisionConfig) -> GridFit | None:
     """One of the fits the verdict turned down (``fitted``, as ``locate_grid`` left them),
-    kept when reading it shows a Sequence board: nearly every cell reads clearly, and the
-    cards' ink lies as the printed layout has it, with a wide lead over the other turns and
-    over the same grid a cell to any side. A grid of something else shows no such layout.
-    A fit in more doubt (the verdict lower, more cells '?') must show it all the more clearly."""
+    kept when reading it shows a Sequence board (``reads_as_board``); a grid of something else
+    shows no such layout. A fit is judged as it will be read (``read_fit``: moved onto the card
+    centres and the chips) and, where that moved it little (``max_confirm_move``), as located
+    too: the layout's lead changes with a tenth of a cell, either way (benchmark photo
+    20261129/180: a fit 0.06 cells off led by 0.25 of the votes as located, 0.38 polished; on
+    corner-index cards, dev photo 4242/46, a fit 0.09 off led by 0.60 as located, 0.26
+    polished). A fit that reading moves on vouches for nothing as located: one 0.7 cells off
+    the board (benchmark photo 20261129/131, minimal art) led as located, and was read 0.4 off."""
     for candidate in second_looks(image_bgr, fitted, config):
-        lattice = candidate.lattice_xy
-        prepared, features, reading = read_rectified(rectified_board(image_bgr, lattice, config.cell_px), teams, config)
-        unknown = unknown_share(reading)
-        if unknown > config.max_doubtful_unknown_share:
-            continue
-        orientation, lead = printed_layout(prepared, reading, features, config)
-        doubtful = candidate.score < config.clear_rescue_probability or unknown > config.max_confirm_unknown_share
-        if (orientation.margin >= config.min_confirm_margin and shows_printed_layout(orientation, lead, config)
-                and lead >= config.min_register_lead_share * orientation.votes
-                and (not doubtful or orientation.margin >= config.min_doubtful_margin_share * orientation.votes)):
-            return GridFit(lattice_xy=lattice, score=candidate.score)
+        fit = GridFit(lattice_xy=candidate.lattice_xy, score=candidate.score)
+        read = read_fit(image_bgr, fit, teams, None, config, _Timer())
+        if reads_as_board(read.prepared, read.features, read.reading, candidate.score, config):
+            return fit
+        if grids_apart(candidate.lattice_xy, read.lattice_xy) <= config.max_confirm_move and reads_as_board(
+                *read_rectified(rectified_board(image_bgr, candidate.lattice_xy, config.cell_px), teams, config),
+                candidate.score, config):
+            return fit
     return None
 
 
@@ -464,7 +498,8 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
     no printed layout (a fit the verdict was unsure of is then no board; a sure one is kept in
     case no later fit shows one, when it reads as clearly as a fit confirmed by its reading
     must (a chessboard under a hand read 45 cells '?' and showed no layout) and its empty
-    cards show ink). With ``near_xy``
+    cards show ink). When none is kept, the fits turned down get a second look (``rescued_fit``).
+    With ``near_xy``
     (where the board lay in an earlier frame of the same view) the grid is first looked for
     there: a camera that stays put needs no search.
     Raises BoardNotFound, BoardUnreadable or BoardCutOff."""
@@ -494,11 +529,13 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
             raise
     if fallback is not None:
         return fallback
-    if located:
+    if located and locate is not None:  # the grid given reads mostly '?'
         raise BoardUnreadable(UNREADABLE)
+    # the fits read showed no board: one the verdict turned down may (benchmark photo 20261129/73: the
+    # likeliest fit, 0.87, led by 0.28 of the votes, the next, 0.85 and as right, by 0.59)
     fit = rescued_fit(image_bgr, fitted, teams, profile, config)
     if fit is None:
-        raise BoardNotFound(NO_BOARD)
+        raise BoardUnreadable(UNREADABLE) if located else BoardNotFound(NO_BOARD)
     timer.lap("locate")
     read = read_fit(image_bgr, fit, teams, profile, config, timer)
     if unknown_share(read.reading) > config.max_unknown_share:
