@@ -301,11 +301,10 @@ def turn_is_clear(best: float, runner_up: float, config: VisionConfig) -> bool:
 
 def grids_apart(a_xy: np.ndarray, b_xy: np.ndarray) -> float:
     """How far apart two grids lie (cells of ``a_xy``): the largest distance between their outer
-    corners, in whichever order of corners brings them nearest (fits of one grid may start
-    their lattice at another corner)."""
-    a, b = outer_corners(a_xy), outer_corners(b_xy)
-    return min(float(corner_moves(a, np.roll(b[::direction], shift, axis=0)).max())
-               for direction in (1, -1) for shift in range(4))
+    corners, under whichever quarter turn of ``b_xy`` brings them nearest (fits of one grid may
+    start their lattice at another corner)."""
+    a = outer_corners(a_xy)
+    return min(float(corner_moves(a, outer_corners(rotate_lattice(b_xy, turns))).max()) for turns in range(4))
 
 
 def second_looks(image_bgr: np.ndarray, fitted: list[Candidate], config: VisionConfig) -> Iterator[Candidate]:

@@ -365,7 +365,7 @@ class Tracker:
         self.reference: np.ndarray | None = None
         self.lost = False
         self.fresh = False  # a new lattice: every cell may differ from the board, not only changed ones
-        self._reference_checked = True  # the reference seen at rest to hold no hand (the first, taken as
+        self._reference_checked = False  # the reference seen at rest to hold no hand (the first, taken as
         # the board was found, may)
         self._quiet_unknown: set[int] = set()  # cells read ? whose picture the reference shows as read
         self._pending: dict[int, Pending] = {}  # the changed cells' readings
@@ -400,8 +400,8 @@ class Tracker:
         if motion is None or (motion > self.track.cell_change).any():
             self._still_since = t
         self._previous = thumb
-        grid_changed = change[1:-1, 1:-1] > self.track.cell_change
-        inner_change = change[1:-1, 1:-1].reshape(-1)
+        inner_change = change[1:-1, 1:-1].reshape(-1)  # the grid's cells, without the ring
+        grid_changed = (inner_change > self.track.cell_change).reshape(GRID, GRID)
         # a pale chip's change on an empty card hovers about faint_change: once over it, the
         # card stays changed until well under it, or the reference, following the light at
         # rest, takes the chip in (not a card read ?: a hand's shadow passing changes it as much)
@@ -421,7 +421,7 @@ class Tracker:
             self.lost = False
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
-        under_hands = (change[1:-1, 1:-1] > self.track.hand_change).reshape(-1)
+        under_hands = inner_change > self.track.hand_change
         if under_hands.sum() > self.track.hand_cells:
             self._hands_near_at[around(under_hands)] = t
         covered = int(under_hands.sum())
@@ -483,9 +483,9 @@ class Tracker:
                 self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
                 return events + self._revisit(frame_bgr, t, frame)
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
-        arrived = self._arrived(grid_changed.reshape(-1), change[1:-1, 1:-1].reshape(-1), thumb)
+        arrived = self._arrived(grid_changed.reshape(-1), inner_change, thumb)
         if self.fresh:  # a ? card read at rest as the reference shows it: a strong change there later is new
-            quiet = change[1:-1, 1:-1].reshape(-1) < self.track.cell_change
+            quiet = inner_change < self.track.cell_change
             self._quiet_unknown |= {c for c, pending in self._pending.items()
                                     if pending.call(self.track.max_doubts_per_call) == UNKNOWN
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
@@ -545,7 +545,7 @@ class Tracker:
         like none (printed art, not glare that washed out a chip and has moved off it) or the
         change came with hands beside the card (``hands_grace_s``; glare moves with the light)."""
         assert self.board is not None
-        arrived, faint = set(), []
+        arrived, changed_little = set(), []
         for c in map(int, np.flatnonzero(changed)):
             symbol, quiet = self.board.cells[c], c in self._quiet_unknown
             if symbol == UNKNOWN and (quiet or not self.fresh):
@@ -553,11 +553,11 @@ class Tracker:
                 if change[c] >= enough:
                     arrived.add(c)
                 elif not self.fresh:
-                    faint.append(c)
+                    changed_little.append(c)
             elif symbol == EMPTY:
                 arrived.add(c)
-        if faint:
-            centres, colours = self._change_colours(thumb, change, faint)
+        if changed_little:
+            centres, colours = self._change_colours(thumb, change, changed_little)
             arrived |= {c for c, (now, before) in colours.items()
                         if team_of(now, centres, self.config) != UNKNOWN
                         and (self._change_since[c] <= self._hands_near_at[c] + self.track.hands_grace_s
@@ -810,7 +810,6 @@ class Tracker:
         analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, True, t)
-        self._reference_checked = False
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
 
     @staticmethod
