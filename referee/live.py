@@ -166,7 +166,9 @@ class LiveReferee:
         remover = self._remover(move.team) if move.kind == MoveKind.REMOVED else None
         if after != self.board:
             self._remember(events[0] if events else None)
+        revealed = self._revealed(after, move.cell)
         self.board = after
+        self._take_in(revealed)
         if move.kind == MoveKind.PLACED and move.team is not None and move.cell is not None:
             events += self._claim(move.team, move.cell)
             self._next_after(move.team)
@@ -316,9 +318,11 @@ class LiveReferee:
                                      rule=v.kind.value)
                            for v in removal_violations(c, self.board[c], None, c in self.protected)]
         self._remember(events[0] if events else None)
+        revealed = self._revealed(after)
         self.board = after
         self.protected.difference_update(changed)  # as for one removal seen: the claim stands
-        for c in changed:
+        self._take_in(revealed)
+        for c in told:
             if after[c] in self.teams:
                 events += self._claim(after[c], c)
         self.to_play, self.cleared = None, None
@@ -346,6 +350,24 @@ class LiveReferee:
             self.winner = team
             events.append(LiveEvent("winner", team, None, None, f"{name} wins.", correction))
         return events
+
+    def _revealed(self, after: Board, moved: Cell | None = None) -> list[Cell]:
+        """The chips in ``after`` on cells not read until now (hidden in the first reading), but ``moved``."""
+        return [c for c in CELLS if self.board[c] == UNKNOWN and after[c] in self.teams and c != moved]
+
+    def _take_in(self, revealed: Iterable[Cell]) -> None:
+        """Chips that were on the board all along, for all anyone knows, count as the first
+        reading's do: the sequences they complete are claimed with no event (they were made
+        before), their chips protected only where every window the players may have taken
+        holds them, and a team that thereby has the target is the winner."""
+        for c in revealed:
+            team = self.board[c]
+            options = new_sequence_options(self.board.cells, c, team, self.claimed)
+            self.claimed.extend(options[0])
+            in_every = set.intersection(*({x for s in option for x in s.cells} for option in options))
+            self.protected.update(in_every - set(CORNERS))
+        if self.winner is None:
+            self.winner = self._leader()
 
     def _complete(self, sequence: Sequence) -> bool:
         return all(self.board[x] in (sequence.team, CORNER_MARK) for x in sequence.cells)

@@ -96,6 +96,26 @@ def test_a_game_joined_late_counts_the_sequences_already_on_the_board() -> None:
     assert [e.type for e in events] == ["placed", "sequence", "winner"]
 
 
+def test_a_sequence_hidden_in_the_first_reading_counts_once_it_shows() -> None:
+    """A hand over the board when the game was joined: the chip it hid completed a sequence
+    before anyone watched, so it shows with no event, and the team's next sequence wins."""
+    row = [(0, c, "B") for c in range(1, 5)]
+    column = [(r, 9, "B") for r in range(1, 4)]
+    live = LiveReferee(2, _board(*row[:3], *column, (5, 5, "G")).with_cell(cell(0, 4), "?"))
+    assert live.observe(_board(*row, *column, (5, 5, "G"))) == []
+    assert cell(0, 2) in live.protected
+    events = live.observe(_board(*row, *column, (5, 5, "G"), (4, 9, "B")))
+    assert [e.type for e in events] == ["placed", "sequence", "winner"]
+    assert live.winner == "B"
+
+
+def test_a_chip_shown_where_several_windows_fit_protects_only_the_chips_in_every_one() -> None:
+    row = [(0, c, "B") for c in range(1, 6)]
+    live = LiveReferee(2, _board(*row[:2], *row[3:], (5, 5, "G")).with_cell(cell(0, 3), "?"))
+    assert live.observe(_board(*row, (5, 5, "G"))) == []
+    assert {cell(0, c) for c in range(1, 6)} & live.protected == {cell(0, c) for c in range(1, 5)}
+
+
 def test_after_losing_track_nobody_is_out_of_turn() -> None:
     live = LiveReferee(2, Board.empty())
     live.observe(_board((4, 4, "B")))
