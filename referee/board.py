@@ -92,6 +92,15 @@ class Board:
         return Board("".join(self.cells[symmetry_source(symmetry, c)] for c in CELLS))
 
 
+def turned_cell(c: Cell, quarter_turns: int) -> Cell:
+    """Where cell ``c`` lies on the board turned ``quarter_turns`` clockwise (``transformed``).
+
+    >>> turned_cell(12, 1), turned_cell(12, 2), turned_cell(turned_cell(12, 1), 3)
+    (28, 87, 12)
+    """
+    return symmetry_source((4 - quarter_turns) % 4, c)
+
+
 def symmetry_source(symmetry: int, c: Cell) -> Cell:
     """Where cell ``c`` of the transformed board comes from, for symmetries 0-7:
     0-3 rotate by 90 degrees that many times, 4-7 mirror first."""

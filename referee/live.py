@@ -23,9 +23,9 @@ the five cells of a sequence when several windows fit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
+from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board, turned_cell
 from referee.cells import (
     CELLS,
     CORNERS,
@@ -51,7 +51,7 @@ SEQUENCE_LENGTH = 5
 class LiveEvent:
     """One thing that happened at the table (see DESIGN's ``seqcam watch --json`` line)."""
 
-    type: str  # "placed" | "removed" | "sequence" | "winner" | "violation" | "undo" | "confirm" | "choose"
+    type: str  # "placed" | "removed" | "sequence" | "winner" | "violation" | "undo" | "confirm" | "choose" | "turn"
     team: Team | None
     cell: Cell | None
     cells: tuple[Cell, ...] | None
@@ -104,6 +104,27 @@ def sequences_on(board: Board, team: Team) -> list[Sequence]:
     return found
 
 
+def _turned_sequence(sequence: Sequence, k: int) -> Sequence:
+    return Sequence(sequence.team, tuple(sorted(turned_cell(c, k) for c in sequence.cells)))
+
+
+def _turned_event(event: LiveEvent, k: int) -> LiveEvent:
+    """An event as told on the board turned ``k`` quarter turns (only where undo tells it again)."""
+    return replace(event, cell=turned_cell(event.cell, k) if event.cell is not None else None,
+                   cells=tuple(turned_cell(c, k) for c in event.cells) if event.cells is not None else None)
+
+
+def _turned_state(board: Board, claimed: Iterable[Sequence], protected: Iterable[Cell],
+                  cleared: tuple[Cell, Team] | None, choice: SequenceChoice | None, k: int
+                  ) -> tuple[Board, list[Sequence], set[Cell], tuple[Cell, Team] | None, SequenceChoice | None]:
+    """What the live referee knows, turned ``k`` quarter turns clockwise."""
+    turned_choice = None if choice is None else SequenceChoice(
+        choice.team, turned_cell(choice.cell, k),
+        tuple(tuple(_turned_sequence(s, k) for s in option) for option in choice.options), choice.chosen)
+    return (board.transformed(k), [_turned_sequence(s, k) for s in claimed], {turned_cell(c, k) for c in protected},
+            (turned_cell(cleared[0], k), cleared[1]) if cleared is not None else None, turned_choice)
+
+
 @dataclass(frozen=True, slots=True)
 class _Seen:
     """What the live referee knew before a change, so that the players can take it back."""
@@ -116,6 +137,13 @@ class _Seen:
     winner: Team | None
     choice: SequenceChoice | None
     change: LiveEvent | None  # the first event of the change, to say what an undo takes back
+
+
+def _turned_seen(seen: _Seen, k: int) -> _Seen:
+    board, claimed, protected, cleared, choice = _turned_state(seen.board, seen.claimed, seen.protected, seen.cleared,
+                                                               seen.choice, k)
+    return replace(seen, board=board, claimed=tuple(claimed), protected=frozenset(protected), cleared=cleared,
+                   choice=choice, change=_turned_event(seen.change, k) if seen.change is not None else None)
 
 
 class LiveReferee:
@@ -254,6 +282,27 @@ class LiveReferee:
         if any(before[c] != UNKNOWN for c in changed):
             self.to_play, self.cleared = None, None
         return [confirm, *events]
+
+    def turn(self, quarter_turns: int) -> list[LiveEvent]:
+        """The players say the printed top is another side (the camera could not tell it: no
+        printed card showed): everything known is moved ``quarter_turns`` clockwise, the earlier
+        states that ``undo`` brings back too. Gives the ``turn`` event (not itself undone: turn
+        back instead).
+
+        >>> live = LiveReferee(2, Board.empty().with_cell(12, "B"))
+        >>> [(e.type, e.detail) for e in live.turn(1)]
+        [('turn', 'The players turned the board a quarter turn clockwise: its printed top is now row 0.')]
+        >>> live.board[28]
+        'B'
+        """
+        k = quarter_turns % 4
+        self.board, self.claimed, self.protected, self.cleared, self.choice = _turned_state(
+            self.board, self.claimed, self.protected, self.cleared, self.choice, k)
+        self.doubted = {turned_cell(c, k) for c in self.doubted}
+        self._history = [_turned_seen(seen, k) for seen in self._history]
+        how = {1: "a quarter turn clockwise", 2: "half a turn", 3: "a quarter turn anticlockwise"}.get(k, "not at all")
+        return [LiveEvent("turn", None, None, None,
+                          f"The players turned the board {how}: its printed top is now row 0.", True)]
 
     def choose(self, number: int) -> list[LiveEvent]:
         """The players choose which windows count for the open ``choice`` (``number`` from 1,

@@ -3,6 +3,8 @@
     undo                                  take back the last change (a move or a correction)
     set ROW,COL COLOUR [ROW,COL COLOUR]   what is really on these cells: blue, green, red or empty
     choose N                              option N of the latest sequence where several windows fit
+    turn [N]                              the board as read turned N quarter turns clockwise (1 to 3,
+                                          1 if not given): the camera could not tell the printed top
     help                                  these lines
 
 Cells are ROW,COL with rows and columns 0 to 9, row 0 the printed top row (as ``--remove``
@@ -11,8 +13,8 @@ of ``seqcam judge``). Words are case-insensitive; a colour may be its letter (B,
 
 >>> parse_command("set 3,4 blue 3, 5 empty")
 SetCells(cells=((34, 'B'), (35, '.')))
->>> parse_command("CHOOSE 2"), parse_command("undo"), parse_command("  # a note")
-(Choose(number=2), Undo(), None)
+>>> parse_command("CHOOSE 2"), parse_command("undo"), parse_command("  # a note"), parse_command("turn")
+(Choose(number=2), Undo(), None, Turn(quarter_turns=1))
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from referee.cells import Cell, parse_cell
 HELP: Final = (
     "Corrections, one a line: undo (take back the last change); set ROW,COL COLOUR [ROW,COL COLOUR ...] "
     "(what is really on these cells: blue, green, red or empty; rows and columns 0 to 9); "
-    "choose N (option N of the latest sequence where several windows fit); help."
+    "choose N (option N of the latest sequence where several windows fit); turn [N] (the board as read "
+    "turned N quarter turns clockwise, when the camera could not tell the printed top); help."
 )
 COLOURS: Final = {"blue": "B", "green": "G", "red": "R", "empty": EMPTY, "b": "B", "g": "G", "r": "R", ".": EMPTY}
 
@@ -49,11 +52,16 @@ class Choose:
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    quarter_turns: int  # clockwise, 1 to 3
+
+
+@dataclass(frozen=True, slots=True)
 class Help:
     pass
 
 
-Command = Undo | SetCells | Choose | Help
+Command = Undo | SetCells | Choose | Turn | Help
 
 
 class CommandError(ValueError):
@@ -74,7 +82,7 @@ def parse_command(text: str) -> Command | None:
     verb, rest = words[0].lower(), words[1:]
     parser = _PARSERS.get(verb)
     if parser is None:
-        raise CommandError(f"{words[0]!r} is not a command: type undo, set ROW,COL COLOUR, choose N or help.")
+        raise CommandError(f"{words[0]!r} is not a command: type undo, set ROW,COL COLOUR, choose N, turn or help.")
     return parser(rest)
 
 
@@ -113,6 +121,12 @@ def _choose(rest: list[str]) -> Choose:
     return Choose(int(rest[0]))
 
 
+def _turn(rest: list[str]) -> Turn:
+    if len(rest) > 1 or (rest and rest[0] not in ("1", "2", "3")):
+        raise CommandError("turn takes the quarter turns clockwise, 1 to 3 (1 if not given): turn 2.")
+    return Turn(int(rest[0]) if rest else 1)
+
+
 _PARSERS: Final[dict[str, Callable[[list[str]], Any]]] = {
-    "undo": _undo, "set": _set, "choose": _choose, "help": _help,
+    "undo": _undo, "set": _set, "choose": _choose, "turn": _turn, "help": _help,
 }

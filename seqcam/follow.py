@@ -2,7 +2,7 @@
 
 An event line is the ``seqcam watch --json`` object of ../shared/DESIGN.md:
 ``{"t", "frame", "type", "team", "cell", "cells", "detail", "correction", "options"}``.
-``correction`` is true for the players' corrections (``undo``, ``confirm``, ``choose``) and the
+``correction`` is true for the players' corrections (``undo``, ``confirm``, ``choose``, ``turn``) and the
 events that follow from them; ``options`` lists, on a sequence where several windows fit, every
 set of windows the players may choose (each a list of sequences of five ``[r, c]``), else null.
 """
@@ -18,12 +18,14 @@ from referee.cells import Cell, cell_col, cell_row
 from referee.errors import CorrectionError
 from referee.live import LiveEvent, LiveReferee
 from vision.config import VisionConfig
+from vision.errors import VisionWarningKind
 from vision.profile import Profile
 from vision.track import BOARD_CHANGED, BOARD_FOUND, BOARD_LOST, TrackConfig, Tracker
 
 FOUND_DETAIL = "The board is in view; following the game."
 REFOUND_DETAIL = "The board is back in view."
 LOST_DETAIL = "The board is out of view or hidden: nothing is judged until it is seen again."
+TURN_HINT = "If row 0 is not the printed top row (FREE 2♠ 3♠ ... 9♠ FREE), type turn."
 
 
 def _cell_json(c: Cell) -> list[int]:
@@ -53,6 +55,7 @@ class Follower:
         self.tracker = Tracker(team_count, config, track, profile)
         self.team_count = team_count
         self.referee: LiveReferee | None = None
+        self.turns = 0  # quarter turns, clockwise, from the tracker's reading to the players' printed top
         self.t, self.frame = 0.0, 0  # the last frame fed: when a correction is made, in source time
 
     def feed(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[dict[str, Any]]:
@@ -63,17 +66,19 @@ class Follower:
                 first = self.referee is None
                 if first:
                     assert tracked.board is not None
-                    self.referee = LiveReferee(self.team_count, tracked.board)
+                    self.referee = LiveReferee(self.team_count, tracked.board.transformed(self.turns))
                 else:
                     self.referee.lose_track()
-                detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *(str(w) for w in tracked.warnings)])
+                detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *(str(w) for w in tracked.warnings),
+                                   *([TURN_HINT] if any(w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN
+                                                        for w in tracked.warnings) else [])])
                 lines.append(event_line(t, frame, LiveEvent("board_found", None, None, None, detail)))
             elif tracked.kind == BOARD_LOST:
                 lines.append(event_line(t, frame, LiveEvent("board_lost", None, None, None, LOST_DETAIL)))
             elif tracked.kind == BOARD_CHANGED and self.referee is not None and tracked.board is not None:
                 if tracked.new_view:  # two chips new in a view that moved are no proof of two chips in one turn
                     self.referee.lose_track()
-                lines += [event_line(t, frame, e) for e in self.referee.observe(tracked.board)]
+                lines += [event_line(t, frame, e) for e in self.referee.observe(tracked.board.transformed(self.turns))]
         return lines
 
     def undo(self) -> list[dict[str, Any]]:
@@ -93,6 +98,14 @@ class Follower:
         ``choose`` line and the chosen sequences; raises ``CorrectionError`` when it cannot be."""
         return self._corrected(self._referee().choose(number))
 
+    def turn(self, quarter_turns: int) -> list[dict[str, Any]]:
+        """The players turn the board as read ``quarter_turns`` clockwise, where the camera could
+        not tell the printed top: every cell is named from the top they say from then on. Gives
+        the ``turn`` line; raises ``CorrectionError`` before the board is found."""
+        events = self._referee().turn(quarter_turns)
+        self.turns = (self.turns + quarter_turns) % 4
+        return self._corrected(events)
+
     def _referee(self) -> LiveReferee:
         if self.referee is None:
             raise CorrectionError("Nothing to correct yet: the board has not been found.")
@@ -100,5 +113,5 @@ class Follower:
 
     def _corrected(self, events: list[LiveEvent]) -> list[dict[str, Any]]:
         assert self.referee is not None
-        self.tracker.board = self.referee.board
+        self.tracker.board = self.referee.board.transformed(-self.turns % 4)
         return [event_line(self.t, self.frame, e) for e in events]

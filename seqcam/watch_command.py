@@ -31,6 +31,7 @@ from seqcam.corrections import (
     CommandError,
     Help,
     SetCells,
+    Turn,
     Undo,
     parse_command,
 )
@@ -171,6 +172,8 @@ def apply_command(follower: Follower, command: Command) -> list[dict[str, Any]]:
         return follower.confirm(dict(command.cells))
     if isinstance(command, Choose):
         return follower.choose(command.number)
+    if isinstance(command, Turn):
+        return follower.turn(command.quarter_turns)
     raise CommandError(f"{command} is not a correction.")
 
 

@@ -6,14 +6,17 @@ import io
 import json
 import threading
 
+import numpy as np
 import pytest
 
 from referee.board import Board
 from referee.cells import cell
 from referee.live import LiveReferee
-from seqcam.corrections import Choose, CommandError, Help, SetCells, Undo, parse_command
+from seqcam.corrections import Choose, CommandError, Help, SetCells, Turn, Undo, parse_command
 from seqcam.follow import Follower
 from seqcam.watch_command import EventWriter, Session
+from vision.errors import VisionWarning, VisionWarningKind
+from vision.track import BOARD_FOUND, TrackEvent
 
 
 @pytest.mark.parametrize("text, command", [
@@ -22,6 +25,8 @@ from seqcam.watch_command import EventWriter, Session
     ("set 3,4 blue", SetCells(((cell(3, 4), "B"),))),
     ("set 3, 4 Green 0,5 empty 9,8 r 1,1 .", SetCells(((34, "G"), (5, "."), (98, "R"), (11, ".")))),
     ("choose 2", Choose(2)),
+    ("turn", Turn(1)),
+    ("Turn 3", Turn(3)),
     ("help", Help()),
     ("", None),
     ("# the cat walked on the board", None),
@@ -31,7 +36,9 @@ def test_commands(text: str, command) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("zap 3,4", "'zap' is not a command: type undo, set ROW,COL COLOUR, choose N or help."),
+    ("zap 3,4", "'zap' is not a command: type undo, set ROW,COL COLOUR, choose N, turn or help."),
+    ("turn 4", "turn takes the quarter turns clockwise, 1 to 3"),
+    ("turn left", "turn takes the quarter turns clockwise, 1 to 3"),
     ("undo 2", "undo takes nothing after it"),
     ("set", "in pairs"),
     ("set 3,4", "in pairs"),
@@ -93,6 +100,35 @@ def test_choose_through_the_session() -> None:
         ("choose", None), ("sequence", [[2, 1], [2, 2], [2, 3], [2, 4], [2, 5]])]
     assert not session.command("choose 3")
     assert err.getvalue().startswith("seqcam watch: There are 2 options: 1) 2,0-2,4; 2) 2,1-2,5.")
+
+
+def test_a_turn_names_every_cell_from_the_top_the_players_say_and_the_tracker_keeps_its_own() -> None:
+    """A board full of chips shows no printed card: the camera's guess of the top can be wrong."""
+    read = _board(*[(0, c, "B") for c in range(1, 4)], (5, 5, "G"))  # as the tracker reads it
+    session, out, err = _session(read, io.StringIO())
+    assert session.command("turn")
+    follower = session.follower
+    assert follower.referee is not None and follower.referee.board == read.transformed(1)
+    assert follower.tracker.board == read  # the tracker's cells stay its own
+    events = follower.referee.observe(follower.tracker.board.with_cell(cell(0, 4), "B").transformed(follower.turns))
+    assert [(e.type, e.cell, e.cells) for e in events] == [
+        ("placed", cell(4, 9), None), ("sequence", None, tuple(cell(r, 9) for r in range(5)))]
+    assert cell(1, 9) in follower.referee.protected
+    assert session.command("undo") and follower.tracker.board == read
+    assert session.command("turn 3") and follower.referee.board == read and follower.turns == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(line["type"], line["correction"]) for line in lines] == [("turn", True), ("undo", True), ("turn", True)]
+    assert err.getvalue() == ""
+
+
+@pytest.mark.parametrize("top_unsure", [True, False])
+def test_a_board_found_whose_top_the_camera_cannot_tell_says_to_type_turn(top_unsure: bool) -> None:
+    warning = VisionWarning(VisionWarningKind.ORIENTATION_UNCERTAIN, "Cannot tell which side of the board is the top.")
+    follower = Follower(2)
+    found = TrackEvent(BOARD_FOUND, 0.5, 5, Board.empty(), (warning,) if top_unsure else ())
+    follower.tracker.feed = lambda frame_bgr, t, frame: [found]  # type: ignore[method-assign]
+    [line] = follower.feed(np.zeros((4, 4, 3), np.uint8), 0.5, 5)
+    assert line["type"] == "board_found" and ("type turn" in line["detail"]) == top_unsure
 
 
 @pytest.mark.parametrize("text, message", [
