@@ -28,7 +28,8 @@ from seqcam.watch_command import (
 from server.reading import live_move_events, verdict_details, verdict_events, with_corrections
 from server.store import Store, TableRow
 from vision.config import VisionConfig
-from vision.errors import VisionWarning
+from vision.errors import VisionWarning, VisionWarningKind
+from vision.pipeline import matching_turn
 from vision.track import BOARD_CHANGED, BOARD_FOUND, Tracker
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class CameraFollower:
         self._referee: LiveReferee | None = None  # the game since the camera's first reading of this table
         self._stored: list[str] | None = None  # the grid the camera stored last
         self._unseen = False  # the board was out of view, or the view moved, since the last change
+        self._top_unsure = False  # the camera's first reading could not tell the printed top
         self._thread = threading.Thread(target=self._run, name="seqcam-camera", daemon=True)
 
     def start(self) -> None:
@@ -101,9 +103,12 @@ class CameraFollower:
                         return
                     taken, self._taken = self._taken, None
                     if taken is not None and tracker.board is not None:
-                        tracker.board = taken
+                        tracker.board = self._as_tracked(taken, tracker.board)
                     for seen in tracker.feed(frame, t, index):
                         self._unseen = self._unseen or seen.kind == BOARD_FOUND or seen.new_view
+                        if seen.kind == BOARD_FOUND:
+                            self._top_unsure = any(w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN
+                                                   for w in seen.warnings)
                         if seen.kind in (BOARD_FOUND, BOARD_CHANGED) and seen.board is not None:
                             self.record(seen.board, seen.warnings)
             finally:
@@ -122,6 +127,8 @@ class CameraFollower:
             return
         with self.store.changing(table.id):
             latest = self.store.latest_reading(table)
+            if latest is not None and self._top_unsure:  # the players may have turned it (or a photo told the top)
+                board = board.transformed(matching_turn(board, Board.from_rows(latest.result["grid"]), self.config) or 0)
             result = with_corrections(latest.result if latest is not None else None,
                                       board_reading(board, table.teams, warnings))
             if latest is not None and latest.result["grid"] == result["grid"]:
@@ -133,6 +140,14 @@ class CameraFollower:
             self.store.add_reading(table, result, events)
             self._stored = result["grid"]
         self.publish(table.id, "camera")
+
+    def _as_tracked(self, taken: Board, tracked: Board) -> Board:
+        """A board the players set, in the tracker's own quarter turn: the table's readings of a
+        board whose top the camera cannot tell are turned as the players or a photo said."""
+        if not self._top_unsure:
+            return taken
+        turn = matching_turn(tracked, taken, self.config)
+        return taken.transformed(-turn % 4) if turn is not None else taken
 
     def _move_events(self, before: Board | None, after: Board, team_count: int, t: float) -> list[dict[str, Any]]:
         """The move from ``before`` (the table's latest reading) to ``after`` as the live referee

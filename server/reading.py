@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.board import CHIP_COLOURS, UNKNOWN, Board
+import numpy as np
+
+from referee.board import CHIP_COLOURS, UNKNOWN, Board, turned_cell
 from referee.cells import CELLS, TEAM_NAMES, Cell, cell, cell_col, cell_name, cell_row
 from referee.game import SetupError, team_count_for
 from referee.judge import Judgement, RemovalKind, judge, removal
@@ -15,12 +17,12 @@ from referee.moves import MoveKind, infer_move, removal_violations
 from seqcam.analyze_command import result_json
 from seqcam.judge_command import cell_pairs
 from vision.errors import VisionWarning, VisionWarningKind
-from vision.pipeline import Analysis
+from vision.pipeline import Analysis, top_edge_deg
 
 VISION_WARNING_CODES = tuple(kind.value for kind in VisionWarningKind)
 REMOVAL_CODES = tuple(kind.value for kind in RemovalKind)
 EVENT_CODES = ("placed", "placed_illegal", "removed", "removed_illegal", "placed_since", "removed_since",
-               "removed_since_illegal", "sequence", "winner", "corrected")
+               "removed_since_illegal", "sequence", "winner", "corrected", "turned")
 SEVERAL = "several"  # "more changed than one move can do": stored by earlier versions, still named by the page
 
 
@@ -185,6 +187,24 @@ def rejudged(reading: dict[str, Any], board: Board, corrections: list[dict[str, 
         **verdict_details(verdict, vision_notes),
         "corrected": corrections,
     }
+
+
+def turned_reading(previous: dict[str, Any], quarter_turns: int) -> dict[str, Any]:
+    """The previous reading turned ``quarter_turns`` clockwise by a player (where the photo
+    could not tell the printed top): its grid, its corrections and the order of its corners,
+    judged again. Later photos that cannot tell the top either are turned to match it."""
+    board = Board.from_rows(previous["grid"]).transformed(quarter_turns)
+    corrections = [{**k, "cell": pair(turned_cell(cell(*k["cell"]), quarter_turns))} for k in corrections_of(previous)]
+    result = rejudged(previous, board, corrections)
+    corners = previous.get("corners_px")
+    if corners is not None:  # the printed top-left is the corner that was quarter_turns before it
+        corners = corners[-quarter_turns:] + corners[:-quarter_turns]
+        result |= {"corners_px": corners, "orientation_deg": top_edge_deg(np.array(corners))}
+    return result
+
+
+def turn_event(quarter_turns: int, t: float) -> dict[str, Any]:
+    return _event(t, "correction", "turned", None, None, None, f"{quarter_turns} quarter turn(s) clockwise")
 
 
 def correction_event(before: Board, after: Board, c: Cell, t: float) -> dict[str, Any]:

@@ -36,6 +36,10 @@ class CorrectionIn(BaseModel):
     symbol: Literal[".", "B", "G", "R", "?"] = Field(description="what the cell really holds, in the grid text form")
 
 
+class TurnIn(BaseModel):
+    quarter_turns: int = Field(1, ge=1, le=3, description="clockwise quarter turns of the board as read")
+
+
 class LinksOut(BaseModel):
     join_url: str = Field(description="for players: opens the table with its token")
     view_url: str = Field(description="for anyone: watches the table")

@@ -634,6 +634,19 @@ def top_unsure(analysis: Analysis) -> bool:
     return any(warning.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for warning in analysis.warnings)
 
 
+def matching_turn(board: Board, earlier: Board, config: VisionConfig) -> int | None:
+    """The quarter turn (clockwise) in which ``board`` differs least from an earlier reading of
+    the same game, when it clearly wins: at most ``earlier_match_cells`` cells differ, under
+    half as many as in any other turn; else None."""
+    differences = [sum(a != b and UNKNOWN not in (a, b) for a, b in zip(turned(board, k).cells, earlier.cells))
+                   for k in range(4)]
+    best = int(np.argmin(differences))
+    others = min(d for k, d in enumerate(differences) if k != best)
+    if differences[best] > config.earlier_match_cells or 2 * differences[best] >= others:
+        return None
+    return best
+
+
 def turned_to_match(analysis: Analysis, earlier: Board, config: VisionConfig) -> Analysis:
     """A reading whose top the cards could not tell, turned to the quarter turn in which it
     differs least from an earlier reading of the same game (chips stay where they were put,
@@ -649,11 +662,8 @@ def turned_to_match(analysis: Analysis, earlier: Board, config: VisionConfig) ->
     """
     if not top_unsure(analysis):
         return analysis
-    differences = [sum(a != b and UNKNOWN not in (a, b) for a, b in zip(turned(analysis.board, k).cells, earlier.cells))
-                   for k in range(4)]
-    best = int(np.argmin(differences))
-    others = min(d for k, d in enumerate(differences) if k != best)
-    if differences[best] > config.earlier_match_cells or 2 * differences[best] >= others:
+    best = matching_turn(analysis.board, earlier, config)
+    if best is None:
         return analysis
     lattice_xy = rotate_lattice(analysis.lattice_xy, best)
     corners = outer_corners(lattice_xy)

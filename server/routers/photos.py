@@ -19,10 +19,10 @@ from referee.cells import CORNERS, cell
 from referee.judge import judge
 from server.deps import HubDep, PlayerTableDep, SettingsDep, StoreDep, TableDep
 from server.errors import ApiError
-from server.reading import (corrected_reading, correction_event, events_between, reading_json, verdict_events,
-                            with_corrections)
+from server.reading import (corrected_reading, correction_event, events_between, reading_json, turn_event,
+                            turned_reading, verdict_events, with_corrections)
 from server.routers.tables import readings_out, table_out
-from server.schemas import CorrectionIn, ReadingOut, TableOut
+from server.schemas import CorrectionIn, ReadingOut, TableOut, TurnIn
 from server.settings import ServerSettings
 from server.store import CalibrationRow
 from server.workers import read_photo
@@ -227,5 +227,22 @@ async def correct_cell(body: CorrectionIn, table: PlayerTableDep, store: StoreDe
             now = time.time()
             events = [correction_event(before, after, where, now), *verdict_events(before, after, table.teams, now)]
             stored = store.add_reading(table, result, events)
+    hub.publish(table.id, "correction")
+    return ReadingOut(id=stored.id, created=stored.created, result=stored.result)
+
+
+@router.post("/{table_id}/turn", status_code=201, response_model=ReadingOut,
+             summary="Turn the latest reading where the photo could not tell the board's top (players only)",
+             description="Makes a new reading: the latest one turned clockwise, judged again. Later photos that "
+             "cannot tell the top either are read the same way round. Undo takes it back.")
+async def turn_reading(body: TurnIn, table: PlayerTableDep, store: StoreDep, hub: HubDep,
+                       readers: Annotated[Readers, Depends(get_readers)]) -> ReadingOut:
+    async with readers.table_locks[table.id]:
+        with store.changing(table.id):  # the camera's thread may be storing a reading of this table
+            latest = store.latest_reading(table)
+            if latest is None:
+                raise ApiError(409, "no_photo_yet")
+            stored = store.add_reading(table, turned_reading(latest.result, body.quarter_turns),
+                                       [turn_event(body.quarter_turns, time.time())])
     hub.publish(table.id, "correction")
     return ReadingOut(id=stored.id, created=stored.created, result=stored.result)

@@ -700,6 +700,9 @@ function wirePlayerControls() {
   showCalibration();
   wireCamera();
   $("undo").onclick = () => action(`/api/tables/${page.tableId}/undo`);
+  // where no printed card shows (a board full of chips), a photo cannot tell the printed top
+  $("turn").onclick = () => action(`/api/tables/${page.tableId}/turn`, {
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ quarter_turns: 1 }) });
   $("reset").onclick = () => window.confirm(t("page.reset_confirm")) && action(`/api/tables/${page.tableId}/reset`);
   $("settings-players").replaceChildren(...page.setup.map((o) => new Option(String(o.players), String(o.players))));
   $("settings-form").onsubmit = (event) => {

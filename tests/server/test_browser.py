@@ -161,16 +161,33 @@ def test_a_photo_too_large_for_the_server_is_shrunk_on_the_phone(browser: Browse
                                                       timeout=READ_TIMEOUT_MS)
 
 
-def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: str) -> None:
+def a_player_and_a_watcher_after_the_winning_photo(browser: Browser, base_url: str) -> tuple[Page, Page]:
     player = phone(browser)
     link = start_table(player, base_url)
     watcher = phone(browser)
     open_page(watcher, link)
     player.set_input_files("#photo", str(WINNING_PHOTO))
     expect(watcher.locator("#winner")).to_be_visible(timeout=READ_TIMEOUT_MS)
+    return player, watcher
+
+
+def test_undo_takes_the_verdict_back_on_every_phone(browser: Browser, base_url: str) -> None:
+    player, watcher = a_player_and_a_watcher_after_the_winning_photo(browser, base_url)
     player.get_by_role("button", name=message("page.undo")).click()
     expect(watcher.locator("#winner")).to_be_hidden()
     expect(watcher.locator("#board .chip")).to_have_count(0)
+
+
+def test_a_player_turns_the_board_and_every_phone_sees_it_turned(browser: Browser, base_url: str) -> None:
+    player, watcher = a_player_and_a_watcher_after_the_winning_photo(browser, base_url)
+    symbols = [watcher.locator(f'#board [data-cell="{r},{c}"]').get_attribute("data-symbol")
+               for r, c in ((9, 1), (0, 3), (2, 9))]
+    player.get_by_role("button", name=message("page.turn")).click()
+    # a quarter turn clockwise: row r, column c goes to row c, column 9 - r (each of these was empty)
+    assert symbols == ["B", "G", "B"]
+    for (r, c), symbol in zip(((1, 0), (3, 9), (9, 7)), symbols):
+        expect(watcher.locator(f'#board [data-cell="{r},{c}"]')).to_have_attribute("data-symbol", symbol)
+    expect(watcher.locator("#winner")).to_be_visible()
 
 
 def test_the_api_docs_work_offline_under_the_pages_policy(browser: Browser, base_url: str) -> None:

@@ -18,8 +18,10 @@ from seqcam.samples import default_video
 from seqcam.watch_command import Source
 from server.app import create_app
 from server.camera import CameraFollower
+from server.reading import turned_reading
 from server.store import Store, TableRow
 from tests.server.conftest import player
+from vision.errors import VisionWarning, VisionWarningKind
 
 DEMO_LABEL = json.loads(default_video().with_suffix(".json").read_text())
 
@@ -159,4 +161,19 @@ def test_the_camera_takes_up_a_table_the_players_corrected_without_guessing_whos
     store.add_reading(table, {**store.latest_reading(table).result, "grid": corrected.rows()}, [])
     camera.record(corrected.with_cell(cell(6, 6), "G"), ())  # green again: the camera no longer knows the turn
     assert codes(store, table)[-1] == "placed"
+    store.close()
+
+
+def test_a_camera_that_cannot_tell_the_top_keeps_the_turn_the_players_gave(tmp_path: Path) -> None:
+    camera, store, table = camera_on_new_table(tmp_path)
+    top_unsure = (VisionWarning(VisionWarningKind.ORIENTATION_UNCERTAIN, "Cannot tell the top."),)
+    camera._top_unsure = True  # as the tracker's first reading of a board full of chips says
+    board = Board.empty().with_cell(cell(0, 1), "B").with_cell(cell(0, 2), "B").with_cell(cell(5, 5), "G")
+    camera.record(board, top_unsure)
+    store.add_reading(table, turned_reading(store.latest_reading(table).result, 1), [])  # the players turn it
+    camera.record(board.with_cell(cell(0, 3), "G"), ())
+    latest = Board.from_rows(store.latest_reading(table).result["grid"])
+    assert latest == board.with_cell(cell(0, 3), "G").transformed(1)
+    assert codes(store, table)[-1] == "placed" and store.events(table)[0]["cell"] == [3, 9]
+    assert camera._as_tracked(latest, board) == board.with_cell(cell(0, 3), "G")  # an undo's board, as tracked
     store.close()

@@ -145,6 +145,34 @@ def test_a_correction_holds_while_later_photos_still_misread_the_cell(client: Te
     assert client.get(f"{url}/events").json()[0]["type"] == "correction"  # no phantom move after it
 
 
+def test_a_player_turns_a_reading_whose_top_the_photo_could_not_tell(client: TestClient, judged_table: dict) -> None:
+    url = f"/api/tables/{judged_table['id']}"
+    client.post(f"{url}/corrections", json={"row": 4, "col": 7, "symbol": "."}, headers=player(judged_table))
+    before = client.get(url).json()["reading"]
+    response = client.post(f"{url}/turn", json={"quarter_turns": 1}, headers=player(judged_table))
+    assert response.status_code == 201, response.text
+    turned = response.json()["result"]
+    assert turned["grid"] == Board.from_rows(before["grid"]).transformed(1).rows()
+    assert turned["corrected"] == [{"cell": [7, 5], "seen": "B"}]  # row 4, column 7 turned a quarter clockwise
+    assert turned["corners_px"] == [before["corners_px"][3], *before["corners_px"][:3]]  # the left edge is the top
+    assert (turned["sequences"], turned["winner"]) == (before["sequences"], before["winner"])
+    assert client.get(f"{url}/events").json()[0]["code"] == "turned"
+    assert client.post(f"{url}/undo", headers=player(judged_table)).json()["reading"]["grid"] == before["grid"]
+
+
+@pytest.mark.parametrize("quarter_turns", [0, 4])
+def test_a_turn_is_one_to_three_quarters(client: TestClient, judged_table: dict, quarter_turns: int) -> None:
+    response = client.post(f"/api/tables/{judged_table['id']}/turn", json={"quarter_turns": quarter_turns},
+                           headers=player(judged_table))
+    assert response.status_code == 422 and response.json()["code"] == "invalid_request"
+
+
+def test_a_turn_needs_a_photo_and_the_token(client: TestClient, table: dict) -> None:
+    url = f"/api/tables/{table['id']}/turn"
+    assert client.post(url, json={}).status_code == 401
+    assert client.post(url, json={}, headers=player(table)).json()["code"] == "no_photo_yet"
+
+
 @pytest.mark.parametrize("body, status, code", [
     ({"row": 0, "col": 0, "symbol": "B"}, 422, "corner_fixed"),
     ({"row": 1, "col": 1, "symbol": "#"}, 422, "invalid_request"),
