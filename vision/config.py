@@ -134,6 +134,9 @@ class VisionConfig:
     max_doubted_for_counts: int = 40  # cells at most turned '?' so that the chip counts are ones a game can leave
     earlier_match_cells: int = 12  # cells at most unlike an earlier reading for its top to be taken (a few turns)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
+    # the white balance from the paper just below clipping (read_cells.shaded_paper): a second
+    # look at a board whose chip counts no game leaves and whose paper is clipped white
+    balance_on_shaded_paper: bool = False
     paper_max_corner_chroma: float = 25.0  # card corners more colourful than this (Lab) are a chip's or a sleeve's: no paper
     ground_min_grey_cells: int = 20  # cells showing grey card paper needed (chips cover most small cards of a full board) ...
     ground_min_clear_cards: int = 5  # ... and cells showing a card clearly ...

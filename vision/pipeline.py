@@ -23,7 +23,7 @@ from referee.cells import CHIP_SUPPLY, teams_for
 from referee.judge import turn_order_allows
 from vision.chip_grid import chip_offsets, grid_move, keeps_shift, stretch_reach
 from vision.config import VisionConfig
-from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionWarning, VisionWarningKind
+from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionError, VisionWarning, VisionWarningKind
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_near, located_fits,
@@ -34,7 +34,8 @@ from vision.orient import (INK_EDGE_BAND, Orientation, centre_patches, find_orie
                            picture_ink, red_unlike_red_chips, register_lead, turned_patches, twin_art, twin_doubts,
                            twin_orientation)
 from vision.profile import Profile
-from vision.read_cells import CellFeatures, PreparedBoard, chip_share, classify, measure_cells, prepare, reference_change
+from vision.read_cells import (CellFeatures, PreparedBoard, chip_share, classify, measure_cells, paper_clipped, prepare,
+                               reference_change)
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -553,6 +554,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     with a lens correction (the corners lie on the photo, not on its undistorted copy)."""
     config = config or VisionConfig()
     timer = _Timer()
+    photo_bgr = image_bgr
     height, width = image_bgr.shape[:2]
     lens = profile.lens if profile is not None else None
     if lens is not None:
@@ -612,7 +614,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if lens is not None:
         lattice_xy = distorted_points(lattice_xy, lens, width, height)
     corners = outer_corners(lattice_xy)
-    return Analysis(
+    analysis = Analysis(
         board=printed,
         corners_xy=corners,
         lattice_xy=lattice_xy,
@@ -621,6 +623,22 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         warnings=tuple(warnings),
         timings_ms=timer.timings,
     )
+    if not config.balance_on_shaded_paper and counts_impossible(analysis) and paper_clipped(board_bgr):
+        # clipped paper is white whatever the light: a warm cast stayed in the chips (navy read
+        # as dark grey, called empty). Read again, balanced on the paper just below clipping
+        try:
+            again = analyze_image(photo_bgr, team_count, replace(config, balance_on_shaded_paper=True),
+                                  locate=lambda image, _: fit, profile=profile)
+        except VisionError:  # read so, the grid shows no board: the first look stands
+            return analysis
+        if not counts_impossible(again):
+            return replace(again, timings_ms={stage: ms + again.timings_ms.get(stage, 0.0)
+                                              for stage, ms in analysis.timings_ms.items()})
+    return analysis
+
+
+def counts_impossible(analysis: Analysis) -> bool:
+    return any(warning.kind == VisionWarningKind.COUNTS_IMPOSSIBLE for warning in analysis.warnings)
 
 
 def top_edge_deg(corners_xy: np.ndarray) -> int:

@@ -64,14 +64,54 @@ class PreparedBoard:
     small_cards: bool = False  # the cards sit inside their cells on a coloured ground (``local_paper``)
 
 
-def white_balanced_lab(board_bgr: np.ndarray) -> np.ndarray:
+CLIPPED = 250  # a channel this bright may have been cut off by the camera
+NEAR_CLIPPED = 200  # paper a little shaded below clipping still shows the light's colour
+MIN_SHADED_PAPER = 0.05  # ... when at least this share of the board is such paper
+
+
+def paper_clipped(board_bgr: np.ndarray) -> bool:
+    """Whether most of the brightest quarter of the board (the paper) is clipped white."""
+    brightness = board_bgr.max(axis=2)
+    bright = brightness >= np.percentile(brightness[::3, ::3], 75)
+    return bool(np.count_nonzero(bright & (brightness >= CLIPPED)) >= 0.5 * np.count_nonzero(bright))
+
+
+def shaded_paper(board_bgr: np.ndarray) -> np.ndarray | None:
+    """Where clipped paper still shows the light's colour: its pixels just below clipping
+    (``NEAR_CLIPPED``), the brighter half, when they cover ``MIN_SHADED_PAPER`` of the board
+    and their colour is one white paper takes under some light (``lit_paper_like``); else None."""
+    brightness = board_bgr.max(axis=2)
+    shaded = (brightness < CLIPPED) & (brightness >= NEAR_CLIPPED)
+    if np.count_nonzero(shaded) < MIN_SHADED_PAPER * shaded.size:
+        return None
+    shaded &= brightness >= np.percentile(brightness[shaded], 50)
+    return shaded if lit_paper_like(cv2.mean(board_bgr, mask=shaded.astype(np.uint8))[:3]) else None
+
+
+def lit_paper_like(bgr: tuple[float, ...]) -> bool:
+    """Whether a colour may be white paper under some light: warm or cool, green lies between
+    blue and red (a pink or green ground between small cards does not).
+
+    >>> lit_paper_like((142, 201, 243)), lit_paper_like((218, 178, 248)), lit_paper_like((150, 240, 160))
+    (True, False, False)
+    """
+    blue, green, red = bgr
+    return 0.95 * min(blue, red) <= green <= 1.05 * max(blue, red)
+
+
+def white_balanced_lab(board_bgr: np.ndarray, from_shaded_paper: bool = False) -> np.ndarray:
     """Float Lab (L 0-100, a and b signed) after scaling the paper white to neutral: the paper
     is the brightest quarter of pixels or, where that quarter holds a clearly more colourful
-    half (a light coloured ground between small cards, as bright as they are), the other half."""
+    half (a light coloured ground between small cards, as bright as they are), the other half.
+    ``from_shaded_paper``: clipped paper is white whatever the light, so the paper is taken
+    just below clipping (``shaded_paper``) where it shows."""
     blue, green, red = cv2.split(board_bgr)
     brightness = cv2.max(cv2.max(blue, green), red)
     darkest = cv2.min(cv2.min(blue, green), red)
     bright = brightness >= np.percentile(np.ascontiguousarray(brightness[::3, ::3]), 75)
+    shaded = shaded_paper(board_bgr) if from_shaded_paper else None
+    if shaded is not None:
+        bright = shaded
     colourfulness = (brightness.astype(np.float32) - darkest) / np.maximum(brightness, 1)
     paper = bright & (colourfulness <= np.median(colourfulness[bright]))
     colourful = bright & ~paper
@@ -192,7 +232,7 @@ def paper_distance(lab: np.ndarray) -> np.ndarray:
 
 def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
     cell_px = board_bgr.shape[0] // GRID
-    balanced = white_balanced_lab(board_bgr)
+    balanced = white_balanced_lab(board_bgr, config.balance_on_shaded_paper)
     paper_lab, ground_lab = local_paper(balanced, cell_px, config)
     lab = normalised_to_paper(balanced, paper_lab)
     not_paper = paper_distance(lab) > config.paper_distance

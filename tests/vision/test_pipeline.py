@@ -427,3 +427,40 @@ def test_a_team_read_as_empty_cards_becomes_unknown_not_missing():
     doubted = pipeline.doubted_until_turns_allow(read, odds, ("B", "G"), 40)
     assert doubted.count("?") == 8 and all(truth[i] == "G" for i, symbol in enumerate(doubted.cells) if symbol == "?")
     assert doubted.count("B") == read.count("B") == 9
+
+
+@pytest.mark.parametrize("second_look_possible", [True, False])
+def test_counts_no_game_leaves_on_clipped_paper_take_a_second_look_balanced_on_its_shaded_part(
+        monkeypatch, second_look_possible):
+    """The second look is kept only when its chip counts are ones a game can leave."""
+    looks = []
+
+    def counts_impossible(analysis):
+        looks.append(analysis)
+        return len(looks) == 1 or not second_look_possible
+
+    balances = []
+    real_prepare = pipeline.prepare
+    monkeypatch.setattr(pipeline, "prepare", lambda board_bgr, config: balances.append(
+        config.balance_on_shaded_paper) or real_prepare(board_bgr, config))
+    monkeypatch.setattr(pipeline, "counts_impossible", counts_impossible)
+    monkeypatch.setattr(pipeline, "paper_clipped", lambda board_bgr: True)
+    analysis = analyze_image(read_image_file(default_sample(), CONFIG).image_bgr)
+    assert len(looks) == 2 and balances[0] is False and balances[-1] is True
+    assert (analysis is looks[0]) != second_look_possible
+    assert (analysis.board_bgr is looks[1].board_bgr) == second_look_possible  # the second look, its times added
+
+
+def test_a_second_look_that_shows_no_board_leaves_the_first_reading(monkeypatch):
+    monkeypatch.setattr(pipeline, "counts_impossible", lambda analysis: True)
+    monkeypatch.setattr(pipeline, "paper_clipped", lambda board_bgr: True)
+    real_read_fit = pipeline.read_fit
+
+    def read_fit(image_bgr, fit, teams, profile, config, timer):
+        if config.balance_on_shaded_paper:
+            raise BoardUnreadable("read so, no board")
+        return real_read_fit(image_bgr, fit, teams, profile, config, timer)
+
+    monkeypatch.setattr(pipeline, "read_fit", read_fit)
+    analysis = analyze_image(read_image_file(default_sample(), CONFIG).image_bgr)
+    assert analysis.board.count("B") > 10

@@ -9,7 +9,7 @@ from vision.config import VisionConfig
 from vision.cell_model import CLASSES, PATCH_SIDE
 from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
                                local_paper, measure_cells, prepare, read_cells, reference_change, registered_reference,
-                               team_of, white_balanced_lab)
+                               shaded_paper, team_of, white_balanced_lab)
 from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -72,6 +72,34 @@ def test_a_bright_coloured_ground_does_not_tint_the_white_balance():
     lab = white_balanced_lab(image)
     card_paper = lab[CELL - 9 :: CELL, CELL // 2 - 4 :: CELL]  # low on each card, left of its bottom pip
     assert np.median(np.hypot(card_paper[..., 1], card_paper[..., 2])) < 2
+
+
+def warm_light(image: np.ndarray, falling_off_to: float) -> np.ndarray:
+    """``image`` under a warm, over-exposed light that falls off across the board."""
+    falling_off = np.linspace(1.0, falling_off_to, image.shape[1])[None, :, None]
+    return np.clip(image.astype(np.float32) * np.array([0.67, 1.0, 1.36]) * 1.8 * falling_off, 0, 255).astype(np.uint8)
+
+
+def test_clipped_paper_balanced_on_its_shaded_part_gives_a_navy_chip_its_colour_back():
+    # the paper clipped white where the light is strong: balanced on it, a navy chip stayed dark grey
+    image = drawn_board(GRID)
+    chip = (int(4.5 * CELL), int(4.5 * CELL))
+    cv2.circle(image, chip, int(0.36 * CELL), (84, 43, 28), -1)
+    lit = warm_light(image, 0.3)
+
+    def chip_ab(lab: np.ndarray) -> np.ndarray:
+        return lab[chip[1] - 3 : chip[1] + 4, chip[0] - 3 : chip[0] + 4, 1:].reshape(-1, 2).mean(axis=0)
+
+    true, clipped = chip_ab(white_balanced_lab(image)), chip_ab(white_balanced_lab(lit))
+    shaded = chip_ab(white_balanced_lab(lit, from_shaded_paper=True))
+    assert np.hypot(*clipped) < 0.6 * np.hypot(*true) <= np.hypot(*shaded)
+    assert hue_gap(hue_deg(shaded), hue_deg(true)) < 15
+
+
+def test_there_is_no_shaded_paper_where_all_of_it_is_clipped_or_it_is_no_lights_colour():
+    assert shaded_paper(warm_light(drawn_board(GRID), 1.0)) is None  # ink and chips are all that is not clipped
+    pink = np.full((320, 320, 3), (218, 178, 248), np.uint8)  # a pink ground, not paper under some light
+    assert shaded_paper(pink) is None and shaded_paper(np.full((320, 320, 3), (180, 215, 240), np.uint8)) is not None
 
 
 def test_red_chips_in_a_two_team_game_are_not_given_a_team():
