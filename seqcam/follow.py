@@ -18,7 +18,7 @@ from referee.cells import Cell, cell_col, cell_row
 from referee.errors import CorrectionError
 from referee.live import LiveEvent, LiveReferee
 from vision.config import VisionConfig
-from vision.errors import VisionWarningKind
+from vision.errors import VisionWarningKind, warned
 from vision.profile import Profile
 from vision.track import BOARD_CHANGED, BOARD_FOUND, BOARD_LOST, TrackConfig, Tracker
 
@@ -70,8 +70,8 @@ class Follower:
                 else:
                     self.referee.lose_track()
                 detail = " ".join([FOUND_DETAIL if first else REFOUND_DETAIL, *(str(w) for w in tracked.warnings),
-                                   *([TURN_HINT] if any(w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN
-                                                        for w in tracked.warnings) else [])])
+                                   *([TURN_HINT] if warned(tracked.warnings, VisionWarningKind.ORIENTATION_UNCERTAIN)
+                                     else [])])
                 lines.append(event_line(t, frame, LiveEvent("board_found", None, None, None, detail)))
             elif tracked.kind == BOARD_LOST:
                 lines.append(event_line(t, frame, LiveEvent("board_lost", None, None, None, LOST_DETAIL)))

@@ -28,7 +28,7 @@ from seqcam.watch_command import (
 from server.reading import live_move_events, verdict_details, verdict_events, with_corrections
 from server.store import Store, TableRow
 from vision.config import VisionConfig
-from vision.errors import VisionWarning, VisionWarningKind
+from vision.errors import VisionWarning, VisionWarningKind, warned
 from vision.pipeline import matching_turn
 from vision.track import BOARD_CHANGED, BOARD_FOUND, Tracker
 
@@ -107,8 +107,7 @@ class CameraFollower:
                     for seen in tracker.feed(frame, t, index):
                         self._unseen = self._unseen or seen.kind == BOARD_FOUND or seen.new_view
                         if seen.kind == BOARD_FOUND:
-                            self._top_unsure = any(w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN
-                                                   for w in seen.warnings)
+                            self._top_unsure = warned(seen.warnings, VisionWarningKind.ORIENTATION_UNCERTAIN)
                         if seen.kind in (BOARD_FOUND, BOARD_CHANGED) and seen.board is not None:
                             self.record(seen.board, seen.warnings)
             finally:

@@ -2,6 +2,7 @@
 (it was read, with a doubt). Each carries a sentence the player can act on; warnings also a
 stable code, so that a page can say it in the player's language."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -46,3 +47,7 @@ class VisionWarning:
 
     def __str__(self) -> str:
         return self.message
+
+
+def warned(warnings: Iterable[VisionWarning], kind: VisionWarningKind) -> bool:
+    return any(warning.kind == kind for warning in warnings)

@@ -23,7 +23,8 @@ from referee.cells import CHIP_SUPPLY, teams_for
 from referee.judge import turn_order_allows
 from vision.chip_grid import chip_offsets, grid_move, keeps_shift, stretch_reach
 from vision.config import VisionConfig
-from vision.errors import BoardCutOff, BoardNotFound, BoardUnreadable, VisionError, VisionWarning, VisionWarningKind
+from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, VisionError, VisionWarning, VisionWarningKind,
+                           warned)
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_near, located_fits,
@@ -252,8 +253,8 @@ def unknown_share(board: Board) -> float:
 
 
 def turned(board: Board, quarter_turns: int) -> Board:
-    rows = np.array([list(row) for row in board.rows()])
-    return Board("".join(np.rot90(rows, -quarter_turns).reshape(-1)))
+    """``board`` turned ``quarter_turns`` clockwise (any whole number: -1 turns it back once)."""
+    return board.transformed(quarter_turns % 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -638,7 +639,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
 
 
 def counts_impossible(analysis: Analysis) -> bool:
-    return any(warning.kind == VisionWarningKind.COUNTS_IMPOSSIBLE for warning in analysis.warnings)
+    return warned(analysis.warnings, VisionWarningKind.COUNTS_IMPOSSIBLE)
 
 
 def top_edge_deg(corners_xy: np.ndarray) -> int:
@@ -649,7 +650,7 @@ def top_edge_deg(corners_xy: np.ndarray) -> int:
 
 def top_unsure(analysis: Analysis) -> bool:
     """Whether the printed cards could not tell the reading's top."""
-    return any(warning.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for warning in analysis.warnings)
+    return warned(analysis.warnings, VisionWarningKind.ORIENTATION_UNCERTAIN)
 
 
 def matching_turn(board: Board, earlier: Board, config: VisionConfig) -> int | None:

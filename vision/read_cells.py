@@ -69,10 +69,15 @@ NEAR_CLIPPED = 200  # paper a little shaded below clipping still shows the light
 MIN_SHADED_PAPER = 0.05  # ... when at least this share of the board is such paper
 
 
+def brightest_quarter(brightness: np.ndarray) -> np.ndarray:
+    """The pixels in the brightest quarter of ``brightness`` (a pixel's largest channel): the paper."""
+    return brightness >= np.percentile(np.ascontiguousarray(brightness[::3, ::3]), 75)
+
+
 def paper_clipped(board_bgr: np.ndarray) -> bool:
     """Whether most of the brightest quarter of the board (the paper) is clipped white."""
     brightness = board_bgr.max(axis=2)
-    bright = brightness >= np.percentile(brightness[::3, ::3], 75)
+    bright = brightest_quarter(brightness)
     return bool(np.count_nonzero(bright & (brightness >= CLIPPED)) >= 0.5 * np.count_nonzero(bright))
 
 
@@ -108,10 +113,8 @@ def white_balanced_lab(board_bgr: np.ndarray, from_shaded_paper: bool = False) -
     blue, green, red = cv2.split(board_bgr)
     brightness = cv2.max(cv2.max(blue, green), red)
     darkest = cv2.min(cv2.min(blue, green), red)
-    bright = brightness >= np.percentile(np.ascontiguousarray(brightness[::3, ::3]), 75)
     shaded = shaded_paper(board_bgr) if from_shaded_paper else None
-    if shaded is not None:
-        bright = shaded
+    bright = shaded if shaded is not None else brightest_quarter(brightness)
     colourfulness = (brightness.astype(np.float32) - darkest) / np.maximum(brightness, 1)
     paper = bright & (colourfulness <= np.median(colourfulness[bright]))
     colourful = bright & ~paper
