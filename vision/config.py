@@ -267,6 +267,10 @@ class VisionConfig:
     twin_same: float = 0.8  # a red chip read where the twin looks this alike is art
     twin_differs: float = 0.3  # a coloured disc read empty where the twin looks this little alike is a chip ...
     twin_min_cover: float = 0.5  # ... when this much of the disc is one colour
+    # a chip on a queen or king further than colour_reach and this many degrees of hue from every
+    # chip of its call on number cards, when there are this many, is '?' (orient.pictures_unlike_chips)
+    picture_hue_reach_deg: float = 25.0
+    picture_check_min_chips: int = 2
     red_check_min_chips: int = 3  # a red chip on a red card further than colour_reach from this many red chips on black cards is '?'
     # a card read '?' whose empty twin looks this alike is empty. Dev seeds 4242/5151/6161, 1,366 '?'
     # with an empty twin: from 0.75 to 0.9, 37 empty cards and one chip (6161/172, 0.895: its twin

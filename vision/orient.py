@@ -264,6 +264,30 @@ def red_unlike_red_chips(printed: Board, colour_lab: np.ndarray, min_chips: int,
     return reds & (PRINTED_RED > 0) & (nearest > reach)
 
 
+def pictures_unlike_chips(printed: Board, colour_lab: np.ndarray, min_chips: int, reach: float,
+                          hue_reach_deg: float) -> np.ndarray:
+    """(10, 10) True on the chips read on queens and kings (``printed``, ``colour_lab`` as for
+    ``red_unlike_red_chips``) whose colour lies further than ``reach`` (Lab a, b) and
+    ``hue_reach_deg`` in hue from every chip of the same call on a number card, when at least
+    ``min_chips`` are: a court picture's robe may be any colour, but seldom a chip's own hue,
+    while a number card's ink (red or black) cannot pass for a blue or green chip (red chips
+    count on black cards only). Hue as well as distance: a chip in shade or glare keeps its
+    hue but not its (a, b) (rendered photos, 2,549 chips on court cards: at most 22 degrees off;
+    yellow-green robes read as green chips, 24 to 45)."""
+    calls = np.array(list(printed.cells)).reshape(GRID, GRID)
+    hue = np.degrees(np.arctan2(colour_lab[..., 2], colour_lab[..., 1]))
+    doubtful = np.zeros((GRID, GRID), bool)
+    for colour in CHIP_COLOURS:
+        reference = (calls == colour) & _CARD & ~_FACE & ((PRINTED_RED < 0) if colour == "R" else True)
+        on_pictures = (calls == colour) & _FACE
+        if reference.sum() < min_chips or not on_pictures.any():
+            continue
+        nearest = np.linalg.norm(colour_lab[..., None, 1:] - colour_lab[reference][:, 1:], axis=-1).min(axis=-1)
+        hue_apart = np.abs((hue[..., None] - hue[reference] + 180.0) % 360.0 - 180.0).min(axis=-1)
+        doubtful |= on_pictures & (nearest > reach) & (hue_apart > hue_reach_deg)
+    return doubtful
+
+
 def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover: float, min_chroma: float,
                     red_reach_deg: float) -> np.ndarray:
     """(10, 10) True where a cell's disc (``colour_lab``, ``colour_cover``, in the printed

@@ -32,8 +32,8 @@ from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
 from vision.orient import (INK_EDGE_BAND, Orientation, centre_patches, find_orientation, foreign_to_card, ink_redness,
-                           picture_ink, red_unlike_red_chips, register_lead, turned_patches, twin_art, twin_doubts,
-                           twin_orientation)
+                           picture_ink, pictures_unlike_chips, red_unlike_red_chips, register_lead, turned_patches,
+                           twin_art, twin_doubts, twin_orientation)
 from vision.profile import Profile
 from vision.read_cells import (CellFeatures, PreparedBoard, chip_share, classify, measure_cells, paper_clipped, prepare,
                                reference_change)
@@ -172,6 +172,8 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
     foreign = foreign_to_card(colour_lab, colour_cover, config.foreign_min_cover, config.foreign_min_chroma,
                               config.foreign_red_reach_deg)
     doubtful = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
+    doubtful |= pictures_unlike_chips(printed, colour_lab, config.picture_check_min_chips, config.colour_reach,
+                                      config.picture_hue_reach_deg)
     if "R" in teams:
         doubtful |= twin_doubts(patches, printed, colour_cover, config.twin_same, config.twin_differs,
                                 config.twin_min_cover)

@@ -5,7 +5,7 @@ import pytest
 from referee.board import Board
 from referee.cells import LAYOUT, cells_of
 from vision.orient import (PRINTED_FACE, PRINTED_RED, centre_patches, find_orientation, foreign_to_card, ink_redness,
-                          picture_ink, red_unlike_red_chips, turned_patches, twin_art, twin_doubts, twin_orientation)
+                          picture_ink, pictures_unlike_chips, red_unlike_red_chips, turned_patches, twin_art, twin_doubts, twin_orientation)
 from vision.pipeline import card_ink
 from vision.read_cells import PreparedBoard, measure_cells, prepare
 from vision.config import VisionConfig
@@ -252,3 +252,19 @@ def test_a_red_chip_on_a_red_card_unlike_every_red_chip_on_a_black_card_is_doubt
     assert [bool(doubted[row, col]) for row, col in red[:3]] == [True, False, False]
     assert doubted.sum() == 1
     assert not red_unlike_red_chips(printed, lab, 4, 18.0).any()  # too few red chips on black cards to judge
+
+
+def test_a_chip_on_a_court_card_unlike_every_chip_of_its_call_on_a_number_card_is_doubted():
+    faces = [(row, col) for row, col in np.argwhere(PRINTED_FACE > 0)]
+    numbers = [(row, col) for row, col in np.argwhere((PRINTED_FACE < 0) & (PRINTED_RED < 0))]
+    cells, lab = ["."] * 100, np.zeros((10, 10, 3), np.float32)
+    for (row, col), colour in zip(numbers[:2], ((45, -40, 20), (38, -35, 16))):  # green chips, one shaded
+        cells[row * 10 + col], lab[row, col] = "G", colour
+    # a yellow-green robe, a green chip and a green chip in shade (its hue kept), on court cards
+    for (row, col), colour in zip(faces[:3], ((76, -35, 55), (42, -38, 19), (22, -12, 7))):
+        cells[row * 10 + col], lab[row, col] = "G", colour
+    printed = Board("".join("#" if i in (0, 9, 90, 99) else symbol for i, symbol in enumerate(cells)))
+    doubted = pictures_unlike_chips(printed, lab, 2, 18.0, 25.0)
+    assert [bool(doubted[row, col]) for row, col in faces[:3]] == [True, False, False]
+    assert doubted.sum() == 1
+    assert not pictures_unlike_chips(printed, lab, 3, 18.0, 25.0).any()  # too few green chips on number cards to judge
