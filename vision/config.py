@@ -271,6 +271,12 @@ class VisionConfig:
     # chip of its call on number cards, when there are this many, is '?' (orient.pictures_unlike_chips)
     picture_hue_reach_deg: float = 25.0
     picture_check_min_chips: int = 2
+    # a red card read empty whose disc is covered (disc cover, one colour's cover) in the colour of
+    # a red chip on a black card, within these (a, b and L), is '?' (orient.empty_like_red_chips)
+    red_like_min_disc_cover: float = 0.9
+    red_like_min_colour_cover: float = 0.6
+    red_like_reach: float = 4.0
+    red_like_lightness_reach: float = 3.0
     red_check_min_chips: int = 3  # a red chip on a red card further than colour_reach from this many red chips on black cards is '?'
     # a card read '?' whose empty twin looks this alike is empty. Dev seeds 4242/5151/6161, 1,366 '?'
     # with an empty twin: from 0.75 to 0.9, 37 empty cards and one chip (6161/172, 0.895: its twin

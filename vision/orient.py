@@ -264,6 +264,30 @@ def red_unlike_red_chips(printed: Board, colour_lab: np.ndarray, min_chips: int,
     return reds & (PRINTED_RED > 0) & (nearest > reach)
 
 
+def empty_like_red_chips(printed: Board, colour_lab: np.ndarray, cover: np.ndarray, patches: Callable[[], np.ndarray],
+                         min_chips: int, reach: float, lightness_reach: float, same: float) -> np.ndarray:
+    """(10, 10) True on the red cards read empty (``printed``, ``colour_lab`` and ``patches``
+    as for ``twin_doubts``) whose disc is wholly covered (``cover``: True where it is) in the
+    very colour of a red chip on a black card, within ``reach`` in (a, b) and
+    ``lightness_reach`` in L, when at least ``min_chips`` are, and whose printed twin is not
+    read empty looking just the same (likeness ``same`` or more: the card's own big suit).
+    A red chip on a heart or a diamond was taken for its ink; a big suit's ink may be of that
+    colour too, so such cells are '?', not chips."""
+    calls = np.array(list(printed.cells)).reshape(GRID, GRID)
+    reference = (calls == "R") & (PRINTED_RED < 0)
+    if reference.sum() < min_chips:
+        return np.zeros((GRID, GRID), bool)
+    chips = colour_lab[reference]
+    alike = ((np.linalg.norm(colour_lab[..., None, 1:] - chips[:, 1:], axis=-1) <= reach)
+             & (np.abs(colour_lab[..., None, 0] - chips[:, 0]) <= lightness_reach)).any(axis=-1)
+    doubtful = ((calls == EMPTY) & (PRINTED_RED > 0) & cover & alike).reshape(-1)
+    for cell in np.flatnonzero(doubtful):
+        twin = TWIN[cell]
+        if twin >= 0 and printed[twin] == EMPTY and likeness(patches(), cell, twin) >= same:
+            doubtful[cell] = False
+    return doubtful.reshape(GRID, GRID)
+
+
 def pictures_unlike_chips(printed: Board, colour_lab: np.ndarray, min_chips: int, reach: float,
                           hue_reach_deg: float) -> np.ndarray:
     """(10, 10) True on the chips read on queens and kings (``printed``, ``colour_lab`` as for

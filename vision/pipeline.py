@@ -31,9 +31,9 @@ from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_
                            polished_lattice)
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
-from vision.orient import (INK_EDGE_BAND, Orientation, centre_patches, find_orientation, foreign_to_card, ink_redness,
-                           picture_ink, pictures_unlike_chips, red_unlike_red_chips, register_lead, turned_patches,
-                           twin_art, twin_doubts, twin_orientation)
+from vision.orient import (INK_EDGE_BAND, Orientation, centre_patches, empty_like_red_chips, find_orientation,
+                           foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips, red_unlike_red_chips,
+                           register_lead, turned_patches, twin_art, twin_doubts, twin_orientation)
 from vision.profile import Profile
 from vision.read_cells import (CellFeatures, PreparedBoard, chip_share, classify, measure_cells, paper_clipped, prepare,
                                reference_change)
@@ -178,6 +178,10 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
         doubtful |= twin_doubts(patches, printed, colour_cover, config.twin_same, config.twin_differs,
                                 config.twin_min_cover)
         doubtful |= red_unlike_red_chips(printed, colour_lab, config.red_check_min_chips, config.colour_reach)
+        covered = ((np.rot90(features.disc_cover, -turns) >= config.red_like_min_disc_cover)
+                   & (colour_cover >= config.red_like_min_colour_cover))
+        doubtful |= empty_like_red_chips(printed, colour_lab, covered, patches, config.red_check_min_chips,
+                                         config.red_like_reach, config.red_like_lightness_reach, config.twin_same)
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 

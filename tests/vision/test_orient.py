@@ -4,8 +4,9 @@ import pytest
 
 from referee.board import Board
 from referee.cells import LAYOUT, cells_of
-from vision.orient import (PRINTED_FACE, PRINTED_RED, centre_patches, find_orientation, foreign_to_card, ink_redness,
-                          picture_ink, pictures_unlike_chips, red_unlike_red_chips, turned_patches, twin_art, twin_doubts, twin_orientation)
+from vision.orient import (PRINTED_FACE, PRINTED_RED, TWIN, centre_patches, empty_like_red_chips, find_orientation,
+                          foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips, red_unlike_red_chips,
+                          turned_patches, twin_art, twin_doubts, twin_orientation)
 from vision.pipeline import card_ink
 from vision.read_cells import PreparedBoard, measure_cells, prepare
 from vision.config import VisionConfig
@@ -268,3 +269,25 @@ def test_a_chip_on_a_court_card_unlike_every_chip_of_its_call_on_a_number_card_i
     assert [bool(doubted[row, col]) for row, col in faces[:3]] == [True, False, False]
     assert doubted.sum() == 1
     assert not pictures_unlike_chips(printed, lab, 3, 18.0, 25.0).any()  # too few green chips on number cards to judge
+
+
+def test_a_red_card_read_empty_under_a_disc_of_a_red_chips_very_colour_is_doubted():
+    black, red = np.argwhere(PRINTED_RED < 0), np.argwhere(PRINTED_RED > 0)
+    cells, lab = ["."] * 100, np.zeros((10, 10, 3), np.float32)
+    for (row, col), colour in zip(black[:3], ((50, 60, 40), (45, 55, 36), (40, 50, 33))):
+        cells[row * 10 + col], lab[row, col] = "R", colour
+    big_heart = int(next(cell for cell in (r * 10 + c for r, c in red[3:]) if TWIN[cell] >= 0))
+    # a chip taken for ink, a lighter red, a chip's colour on a card it does not cover, a big heart
+    # of a chip's colour whose empty twin looks just the same
+    for cell, colour in zip([r * 10 + c for r, c in red[:3]] + [big_heart, TWIN[big_heart]],
+                            ((45, 56, 37), (60, 56, 37), (50, 60, 40), (50, 60, 40), (50, 60, 40))):
+        lab.reshape(100, 3)[cell] = colour
+    covered = np.ones((10, 10), bool)
+    covered[tuple(red[2])] = False
+    patches = np.tile(np.eye(100, dtype=np.float32)[None], (9, 1, 1))  # every card unlike every other ...
+    patches[:, TWIN[big_heart]] = patches[:, big_heart]  # ... but the big heart's twins
+    printed = Board("".join("#" if i in (0, 9, 90, 99) else symbol for i, symbol in enumerate(cells)))
+    doubted = empty_like_red_chips(printed, lab, covered, lambda: patches, 3, 4.0, 3.0, 0.8)
+    assert [bool(doubted[row, col]) for row, col in red[:3]] == [True, False, False]
+    assert doubted.sum() == 1
+    assert not empty_like_red_chips(printed, lab, covered, lambda: patches, 4, 4.0, 3.0, 0.8).any()  # too few chips
