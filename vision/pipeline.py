@@ -164,10 +164,12 @@ def shows_printed_layout(orientation: Orientation, lead: float, config: VisionCo
 def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Callable[[], np.ndarray], turns: int,
                            teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``printed`` (the reading, printed top up) with '?' on the cells read empty whose disc
-    shows a colour that their printed card cannot carry and, in a game with red chips, on the
-    red cards whose call their printed twin contradicts (``orient.twin_doubts``; ``patches``
-    in the printed orientation, as ``orient.turned_patches``) or whose red is unlike the red
-    chips on black cards (``orient.red_unlike_red_chips``)."""
+    shows a colour that their printed card cannot carry, on the chips read on queens and kings
+    unlike every chip of their colour on a number card (``orient.pictures_unlike_chips``) and,
+    in a game with red chips, on the red cards whose call their printed twin contradicts
+    (``orient.twin_doubts``; ``patches`` in the printed orientation, as
+    ``orient.turned_patches``), whose red is unlike the red chips on black cards
+    (``orient.red_unlike_red_chips``) or, read empty, just like them (``orient.empty_like_red_chips``)."""
     colour_cover, colour_lab = np.rot90(features.colour_cover, -turns), np.rot90(features.colour_lab, -turns)
     foreign = foreign_to_card(colour_lab, colour_cover, config.foreign_min_cover, config.foreign_min_chroma,
                               config.foreign_red_reach_deg)
