@@ -111,6 +111,8 @@ def take_screenshots(out: Path, language: str = "en") -> list[Path]:
         page.wait_for_selector("#calibration-forget:not([hidden])", timeout=60_000)
         page.locator("#calibration-box").scroll_into_view_if_needed()
         shots.append(shoot(page, out, f"11-calibration{suffix}"))
+        page.locator("#admin-box").scroll_into_view_if_needed()  # settings, undo, turn the board, new game
+        shots.append(shoot(page, out, f"12-settings{suffix}"))
         browser.close()
     return shots
 
