@@ -271,6 +271,7 @@ class VisionConfig:
     # chip of its call on number cards, when there are this many, is '?' (orient.pictures_unlike_chips)
     picture_hue_reach_deg: float = 25.0
     picture_check_min_chips: int = 2
+    picture_alone_min_chips: int = 2  # ... and where no chip is on a number card, this many on queens and kings are '?'
     # a red card read empty whose disc is covered (disc cover, one colour's cover) in the colour of
     # a red chip on a black card, within these (a, b and L), is '?' (orient.empty_like_red_chips)
     red_like_min_disc_cover: float = 0.9

@@ -264,17 +264,20 @@ def red_unlike_red_chips(printed: Board, colour_lab: np.ndarray, min_chips: int,
     return reds & (PRINTED_RED > 0) & (nearest > reach)
 
 
-def empty_like_red_chips(printed: Board, colour_lab: np.ndarray, cover: np.ndarray, patches: Callable[[], np.ndarray],
-                         min_chips: int, reach: float, lightness_reach: float, same: float) -> np.ndarray:
+def empty_like_red_chips(printed: Board, colour_lab: np.ndarray, cover: np.ndarray, unread: np.ndarray,
+                         patches: Callable[[], np.ndarray], min_chips: int, reach: float, lightness_reach: float,
+                         same: float) -> np.ndarray:
     """(10, 10) True on the red cards read empty (``printed``, ``colour_lab`` and ``patches``
     as for ``twin_doubts``) whose disc is wholly covered (``cover``: True where it is) in the
     very colour of a red chip on a black card, within ``reach`` in (a, b) and
     ``lightness_reach`` in L, when at least ``min_chips`` are, and whose printed twin is not
     read empty looking just the same (likeness ``same`` or more: the card's own big suit).
     A red chip on a heart or a diamond was taken for its ink; a big suit's ink may be of that
-    colour too, so such cells are '?', not chips."""
+    colour too, so such cells are '?', not chips. The chips on black cards include the discs
+    there that no team took (``unread``: '?' for a clear colour no black card carries), an
+    orange-red set the reader does not know."""
     calls = np.array(list(printed.cells)).reshape(GRID, GRID)
-    reference = (calls == "R") & (PRINTED_RED < 0)
+    reference = ((calls == "R") | unread) & (PRINTED_RED < 0)
     if reference.sum() < min_chips:
         return np.zeros((GRID, GRID), bool)
     chips = colour_lab[reference]
@@ -289,7 +292,7 @@ def empty_like_red_chips(printed: Board, colour_lab: np.ndarray, cover: np.ndarr
 
 
 def pictures_unlike_chips(printed: Board, colour_lab: np.ndarray, min_chips: int, reach: float,
-                          hue_reach_deg: float) -> np.ndarray:
+                          hue_reach_deg: float, min_alone: int) -> np.ndarray:
     """(10, 10) True on the chips read on queens and kings (``printed``, ``colour_lab`` as for
     ``red_unlike_red_chips``) whose colour lies further than ``reach`` (Lab a, b) and
     ``hue_reach_deg`` in hue from every chip of the same call on a number card, when at least
@@ -297,8 +300,14 @@ def pictures_unlike_chips(printed: Board, colour_lab: np.ndarray, min_chips: int
     while a number card's ink (red or black) cannot pass for a blue or green chip (red chips
     count on black cards only). Hue as well as distance: a chip in shade or glare keeps its
     hue but not its (a, b) (rendered photos, 2,549 chips on court cards: at most 22 degrees off;
-    yellow-green robes read as green chips, 24 to 45)."""
+    yellow-green robes read as green chips, 24 to 45). And where no chip lies on a number card
+    but ``min_alone`` or more on pictures, those are '?': chips fall on number cards five times
+    in six, and the robes of an empty board's court cards were read as chips (a team with no
+    chip takes any colour near its own)."""
     calls = np.array(list(printed.cells)).reshape(GRID, GRID)
+    chips = np.isin(calls, list(CHIP_COLOURS))
+    if not (chips & _CARD & ~_FACE).any() and (chips & _FACE).sum() >= min_alone:
+        return chips & _FACE
     hue = np.degrees(np.arctan2(colour_lab[..., 2], colour_lab[..., 1]))
     doubtful = np.zeros((GRID, GRID), bool)
     for colour in CHIP_COLOURS:

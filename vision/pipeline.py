@@ -173,17 +173,19 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
     colour_cover, colour_lab = np.rot90(features.colour_cover, -turns), np.rot90(features.colour_lab, -turns)
     foreign = foreign_to_card(colour_lab, colour_cover, config.foreign_min_cover, config.foreign_min_chroma,
                               config.foreign_red_reach_deg)
-    doubtful = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
+    foreign_and_empty = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
+    doubtful = foreign_and_empty.copy()
     doubtful |= pictures_unlike_chips(printed, colour_lab, config.picture_check_min_chips, config.colour_reach,
-                                      config.picture_hue_reach_deg)
+                                      config.picture_hue_reach_deg, config.picture_alone_min_chips)
     if "R" in teams:
         doubtful |= twin_doubts(patches, printed, colour_cover, config.twin_same, config.twin_differs,
                                 config.twin_min_cover)
         doubtful |= red_unlike_red_chips(printed, colour_lab, config.red_check_min_chips, config.colour_reach)
         covered = ((np.rot90(features.disc_cover, -turns) >= config.red_like_min_disc_cover)
                    & (colour_cover >= config.red_like_min_colour_cover))
-        doubtful |= empty_like_red_chips(printed, colour_lab, covered, patches, config.red_check_min_chips,
-                                         config.red_like_reach, config.red_like_lightness_reach, config.twin_same)
+        doubtful |= empty_like_red_chips(printed, colour_lab, covered, foreign_and_empty, patches,
+                                         config.red_check_min_chips, config.red_like_reach,
+                                         config.red_like_lightness_reach, config.twin_same)
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful.reshape(-1))))
 
 

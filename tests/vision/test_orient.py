@@ -155,6 +155,7 @@ def reading_with(calls: dict[int, str]) -> Board:
 
 
 COVERED = np.ones((10, 10), np.float32)  # every disc one colour
+NOWHERE = np.zeros((10, 10), bool)
 PLAIN_TWIN = np.where(np.arange(100) == ITS_TWIN, 0.0, 1.0).reshape(10, 10)  # the twin's disc shows no colour
 
 
@@ -265,10 +266,10 @@ def test_a_chip_on_a_court_card_unlike_every_chip_of_its_call_on_a_number_card_i
     for (row, col), colour in zip(faces[:3], ((76, -35, 55), (42, -38, 19), (22, -12, 7))):
         cells[row * 10 + col], lab[row, col] = "G", colour
     printed = Board("".join("#" if i in (0, 9, 90, 99) else symbol for i, symbol in enumerate(cells)))
-    doubted = pictures_unlike_chips(printed, lab, 2, 18.0, 25.0)
+    doubted = pictures_unlike_chips(printed, lab, 2, 18.0, 25.0, 2)
     assert [bool(doubted[row, col]) for row, col in faces[:3]] == [True, False, False]
     assert doubted.sum() == 1
-    assert not pictures_unlike_chips(printed, lab, 3, 18.0, 25.0).any()  # too few green chips on number cards to judge
+    assert not pictures_unlike_chips(printed, lab, 3, 18.0, 25.0, 2).any()  # too few green chips on number cards to judge
 
 
 def test_a_red_card_read_empty_under_a_disc_of_a_red_chips_very_colour_is_doubted():
@@ -287,7 +288,39 @@ def test_a_red_card_read_empty_under_a_disc_of_a_red_chips_very_colour_is_doubte
     patches = np.tile(np.eye(100, dtype=np.float32)[None], (9, 1, 1))  # every card unlike every other ...
     patches[:, TWIN[big_heart]] = patches[:, big_heart]  # ... but the big heart's twins
     printed = Board("".join("#" if i in (0, 9, 90, 99) else symbol for i, symbol in enumerate(cells)))
-    doubted = empty_like_red_chips(printed, lab, covered, lambda: patches, 3, 4.0, 3.0, 0.8)
+    doubted = empty_like_red_chips(printed, lab, covered, NOWHERE, lambda: patches, 3, 4.0, 3.0, 0.8)
     assert [bool(doubted[row, col]) for row, col in red[:3]] == [True, False, False]
     assert doubted.sum() == 1
-    assert not empty_like_red_chips(printed, lab, covered, lambda: patches, 4, 4.0, 3.0, 0.8).any()  # too few chips
+    # too few red chips on black cards to judge
+    assert not empty_like_red_chips(printed, lab, covered, NOWHERE, lambda: patches, 4, 4.0, 3.0, 0.8).any()
+
+
+def test_discs_no_team_took_on_black_cards_stand_for_the_red_chips():
+    black, red = np.argwhere(PRINTED_RED < 0), np.argwhere(PRINTED_RED > 0)
+    lab = np.zeros((10, 10, 3), np.float32)
+    unread = np.zeros((10, 10), bool)
+    for row, col in black[:3]:  # an orange-red set read '?' on black cards: no black card carries orange
+        lab[row, col], unread[row, col] = (60, 50, 57), True
+    lab[tuple(red[0])] = (61, 51, 56)  # and read empty on a red card, taken for its ink
+    printed = Board("#" + "." * 8 + "#" + "." * 80 + "#" + "." * 8 + "#")
+    unlike = np.tile(np.eye(100, dtype=np.float32)[None], (9, 1, 1))
+    covered = np.ones((10, 10), bool)
+    doubted = empty_like_red_chips(printed, lab, covered, unread, lambda: unlike, 3, 4.0, 3.0, 0.8)
+    assert bool(doubted[tuple(red[0])]) and doubted.sum() == 1
+    assert not empty_like_red_chips(printed, lab, covered, NOWHERE, lambda: unlike, 3, 4.0, 3.0, 0.8).any()
+
+
+def test_chips_read_only_on_court_cards_are_doubted():
+    faces = [(row, col) for row, col in np.argwhere(PRINTED_FACE > 0)]
+    numbers = [(row, col) for row, col in np.argwhere(PRINTED_FACE < 0)]
+    cells, lab = ["."] * 100, np.full((10, 10, 3), (50.0, -35.0, 40.0), np.float32)
+    for row, col in faces[:2]:  # robes read green on an empty board
+        cells[row * 10 + col] = "G"
+    alone = Board("".join("#" if i in (0, 9, 90, 99) else symbol for i, symbol in enumerate(cells)))
+    doubted = pictures_unlike_chips(alone, lab, 2, 18.0, 25.0, 2)
+    assert [bool(doubted[row, col]) for row, col in faces[:2]] == [True, True] and doubted.sum() == 2
+    assert not pictures_unlike_chips(alone, lab, 2, 18.0, 25.0, 3).any()  # two alone: too few to doubt
+    row, col = numbers[0]
+    cells[row * 10 + col] = "B"  # a chip on a number card: the board is in play
+    in_play = Board("".join("#" if i in (0, 9, 90, 99) else symbol for i, symbol in enumerate(cells)))
+    assert not pictures_unlike_chips(in_play, lab, 2, 18.0, 25.0, 2).any()
