@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -32,6 +34,9 @@ pillow_heif.register_heif_opener()  # Pillow then reads HEIC headers and pixels
 class DecodedImage:
     image_bgr: np.ndarray
     scale: float  # multiply this image's pixel positions by it to get the file's full size
+    # decodes the file at twice this size, where it was decoded smaller (a second look: see
+    # vision.pipeline.analyze_decoded)
+    finer: Callable[[], DecodedImage] | None = None
 
 
 def read_image_file(path: Path, config: VisionConfig) -> DecodedImage:
@@ -53,8 +58,10 @@ def read_image_file(path: Path, config: VisionConfig) -> DecodedImage:
     return decode_image(data, config, name=path.name)
 
 
-def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> DecodedImage:
-    """A BGR uint8 image from encoded bytes, at a reduced scale for large JPEGs."""
+def decode_image(data: bytes, config: VisionConfig, name: str = "the photo",
+                 reduction: int | None = None) -> DecodedImage:
+    """A BGR uint8 image from encoded bytes, large JPEGs and HEICs at a reduced scale
+    (``reduction``: 1, 2, 4 or 8; by default the largest that keeps ``decode_long_side``)."""
     if not data:
         raise ImageUnreadable(f"{name} is empty (0 bytes). Take or send the photo again.")
     if len(data) > config.max_file_bytes:
@@ -72,15 +79,18 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo") -> 
         raise ImageUnreadable(f"{name} is cut short (an incomplete JPEG). Take or send the photo again.")
     if kind == "PNG" and not data.endswith(_PNG_END):
         raise ImageUnreadable(f"{name} is cut short (an incomplete PNG). Take or send the photo again.")
+    if reduction is None:
+        reduction = decode_reduction(max(width, height), config.decode_long_side)
     if kind == _HEIF:
-        image = decoded_heif(data, name, decode_reduction(max(width, height), config.decode_long_side))
+        image = decoded_heif(data, name, reduction)
     else:
-        reduction = decode_reduction(max(width, height), config.decode_long_side) if kind == "JPEG" else 1
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction])
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction if kind == "JPEG" else 1])
     if image is None or image.size == 0:
         raise ImageUnreadable(f"{name} could not be decoded as an image. Send a {FORMATS} photo.")
     # the decoder turns a photo upright by its EXIF tag (phones held upright), the header does not
-    return DecodedImage(image, max(width, height) / max(image.shape[:2]))
+    finer = reduction // 2 if kind in ("JPEG", _HEIF) and reduction > 1 else None
+    return DecodedImage(image, max(width, height) / max(image.shape[:2]),
+                        partial(decode_image, data, config, name, finer) if finer else None)
 
 
 def decoded_heif(data: bytes, name: str, reduction: int) -> np.ndarray:

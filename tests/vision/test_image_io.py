@@ -27,12 +27,21 @@ def jpeg_bytes(width: int, height: int) -> bytes:
 def test_decodes_a_jpeg_at_full_size_when_small():
     decoded = decode_image(jpeg_bytes(640, 480), CONFIG)
     assert decoded.image_bgr.shape == (480, 640, 3) and decoded.scale == 1.0
+    assert decoded.finer is None  # nothing finer to look at
 
 
 def test_large_jpeg_is_decoded_at_a_reduced_scale_with_the_scale_reported():
     decoded = decode_image(jpeg_bytes(4000, 3000), CONFIG)
     assert decoded.image_bgr.shape == (1500, 2000, 3)
     assert decoded.scale == pytest.approx(2.0)
+    finer = decoded.finer()  # for a second look: twice the size, here the full size
+    assert finer.image_bgr.shape == (3000, 4000, 3) and finer.scale == 1.0 and finer.finer is None
+
+
+def test_a_huge_jpeg_looks_again_only_one_step_finer():
+    decoded = decode_image(jpeg_bytes(8000, 1000), replace(CONFIG, decode_long_side=1000))
+    assert decoded.scale == pytest.approx(8.0)
+    assert decoded.finer().scale == pytest.approx(4.0)
 
 
 def test_a_baseline_jpeg_may_hold_more_pixels_than_a_progressive_one_or_a_png():

@@ -16,8 +16,8 @@ from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from seqcam.samples import default_sample
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, BoardUnreadable, VisionWarningKind
-from vision.image_io import decode_image, read_image_file
+from vision.errors import BoardNotFound, BoardUnreadable, ImageUnreadable, VisionWarningKind
+from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.locate import Candidate, GridFit
 from vision.orient import Orientation
 from vision import pipeline
@@ -464,3 +464,25 @@ def test_a_second_look_that_shows_no_board_leaves_the_first_reading(monkeypatch)
     monkeypatch.setattr(pipeline, "read_fit", read_fit)
     analysis = analyze_image(read_image_file(default_sample(), CONFIG).image_bgr)
     assert analysis.board.count("B") > 10
+
+
+def test_a_photo_decoded_smaller_with_no_board_found_is_read_again_decoded_larger():
+    """The locator's proposals change with the sampling: a board lost at the reduced decode
+    may be found decoded larger (independent renderer b, seed 42, photo 14). Positions stay in
+    the file's full-size pixels; when neither look finds a board, the first look's error stands."""
+    full = read_image_file(default_sample(), CONFIG)
+    blank = np.full((full.image_bgr.shape[0] // 2, full.image_bgr.shape[1] // 2, 3), 128, np.uint8)
+    smaller = replace(full, image_bgr=blank, scale=2.0, finer=lambda: full)
+    looked_twice = pipeline.analyze_decoded(smaller, 2, CONFIG)
+    at_full_size = pipeline.analyze_decoded(full, 2, CONFIG)
+    assert looked_twice.board == at_full_size.board
+    assert np.allclose(looked_twice.corners_xy, at_full_size.corners_xy)
+    def damaged() -> DecodedImage:
+        raise ImageUnreadable("cut short")
+
+    for second in (lambda: replace(full, image_bgr=blank * 0), damaged):
+        with pytest.raises(BoardNotFound) as raised:
+            pipeline.analyze_decoded(replace(full, image_bgr=blank, scale=2.0, finer=second), 2, CONFIG)
+        assert str(raised.value) == pipeline.NO_BOARD
+    with pytest.raises(BoardNotFound):  # no second look where the photo was decoded at its full size
+        pipeline.analyze_decoded(replace(full, image_bgr=blank, finer=None), 2, CONFIG)
