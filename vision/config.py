@@ -15,6 +15,9 @@ class VisionConfig:
     # a photo of 179 MP or more)
     max_baseline_jpeg_pixels: int = 170_000_000
     decode_long_side: int = 1600  # JPEGs are decoded at a reduced scale down to about this size
+    # a photo in which no board was found is read again resized by each of these, in turn
+    # (pipeline.second_looks_at): of 29 dev and independent photos not located, 9 were at 1.25, 7 at 0.75
+    second_look_scales: tuple[float, ...] = (1.25, 0.75)
 
     # locating the board
     locate_long_side: int = 800  # the board is searched for at this size
