@@ -723,7 +723,8 @@ def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionCo
                     near_xy: np.ndarray | None = None, look_again: bool = True) -> Analysis:
     """Reads a decoded photo; positions (``near_xy`` too: see ``analyze_image``) are in the
     file's full-size pixels. A photo in which no board was found gets second looks, sampled
-    otherwise (``second_looks_at``; not with ``look_again`` False, nor with a given locator):
+    otherwise (``second_looks_at``; not with ``look_again`` False, nor with a given locator,
+    nor for a live camera's frame placed by ``near_xy``: its next frame comes soon):
     the locator's proposals change with the sampling. Of 9 12 MP photos that lost their board
     (rendered sets of seqcam's and both independent renderers'), 4 were located decoded at full
     size; of 29 others, 11 were located enlarged by 1.25 or shrunk by 0.75, all within a fifth
@@ -732,7 +733,7 @@ def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionCo
     try:
         analysis = analyze_image(decoded.image_bgr, team_count, config, locate, profile, near_xy=near)
     except BoardNotFound as error:
-        if locate is not None or not look_again:
+        if locate is not None or near_xy is not None or not look_again:
             raise
         for second in second_looks_at(decoded, config):
             try:

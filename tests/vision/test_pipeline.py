@@ -508,3 +508,22 @@ def test_a_photo_with_no_board_found_is_read_again_resized(monkeypatch):
     assert analysis.board == expected.board
     cell = float(np.linalg.norm(expected.corners_xy[1] - expected.corners_xy[0])) / 10
     assert np.linalg.norm(analysis.corners_xy - expected.corners_xy, axis=1).max() < 0.1 * cell
+
+
+def test_a_live_frame_with_no_board_found_gets_no_second_look(monkeypatch):
+    """A live camera's next frame comes within a second or two: a frame placed where the grid
+    lay before (``near_xy``) is refused at once, not looked at three more times."""
+    full = read_image_file(default_sample(), CONFIG)
+    looks = []
+
+    def nothing(image, *args, **kwargs):
+        looks.append(image.shape)
+        raise BoardNotFound(pipeline.NO_BOARD)
+
+    monkeypatch.setattr(pipeline, "analyze_image", nothing)
+    with pytest.raises(BoardNotFound):
+        pipeline.analyze_decoded(full, 2, CONFIG, near_xy=np.float32([[0, 0], [10, 0], [10, 10], [0, 10]]))
+    assert len(looks) == 1
+    with pytest.raises(BoardNotFound):
+        pipeline.analyze_decoded(full, 2, CONFIG)
+    assert len(looks) == 1 + 1 + len(CONFIG.second_look_scales)
