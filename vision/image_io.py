@@ -79,18 +79,17 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo",
         raise ImageUnreadable(f"{name} is cut short (an incomplete JPEG). Take or send the photo again.")
     if kind == "PNG" and not data.endswith(_PNG_END):
         raise ImageUnreadable(f"{name} is cut short (an incomplete PNG). Take or send the photo again.")
-    if reduction is None:
-        reduction = decode_reduction(max(width, height), config.decode_long_side)
+    if reduction is None:  # a PNG is decoded whole
+        reduction = decode_reduction(max(width, height), config.decode_long_side) if kind in ("JPEG", _HEIF) else 1
     if kind == _HEIF:
         image = decoded_heif(data, name, reduction)
     else:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction if kind == "JPEG" else 1])
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduction])
     if image is None or image.size == 0:
         raise ImageUnreadable(f"{name} could not be decoded as an image. Send a {FORMATS} photo.")
     # the decoder turns a photo upright by its EXIF tag (phones held upright), the header does not
-    finer = reduction // 2 if kind in ("JPEG", _HEIF) and reduction > 1 else None
     return DecodedImage(image, max(width, height) / max(image.shape[:2]),
-                        partial(decode_image, data, config, name, finer) if finer else None)
+                        partial(decode_image, data, config, name, reduction // 2) if reduction > 1 else None)
 
 
 def decoded_heif(data: bytes, name: str, reduction: int) -> np.ndarray:

@@ -24,7 +24,7 @@ import numpy as np
 
 from referee.board import CHIP_COLOURS, EMPTY, UNKNOWN, Board
 from referee.cells import CORNER, LAYOUT, RED_SUITS, cells_of
-from vision.read_cells import red_hued
+from vision.read_cells import hue_deg, hue_gap, red_hued
 
 GRID = 10
 # +1 where the printed card is red, -1 where black, 0 on the corners
@@ -249,6 +249,11 @@ def centre_colour(lab: np.ndarray, cell: int, cell_px: int) -> np.ndarray:
     return lab[y - half : y + half, x - half : x + half].reshape(-1, lab.shape[-1]).mean(axis=0)
 
 
+def nearest_ab(colour_lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """(10, 10) each cell's distance in (a, b) to the nearest disc of the cells ``reference`` marks."""
+    return np.linalg.norm(colour_lab[..., None, 1:] - colour_lab[reference][:, 1:], axis=-1).min(axis=-1)
+
+
 def red_unlike_red_chips(printed: Board, colour_lab: np.ndarray, min_chips: int, reach: float) -> np.ndarray:
     """(10, 10) True on the red chips read on red cards (``printed``, ``colour_lab``: the
     reading and its discs' colours in the printed orientation) whose colour lies further than
@@ -259,9 +264,7 @@ def red_unlike_red_chips(printed: Board, colour_lab: np.ndarray, min_chips: int,
     on_black = reds & (PRINTED_RED < 0)
     if on_black.sum() < min_chips:
         return np.zeros((GRID, GRID), bool)
-    chips_ab = colour_lab[on_black][:, 1:]
-    nearest = np.linalg.norm(colour_lab[..., None, 1:] - chips_ab, axis=-1).min(axis=-1)
-    return reds & (PRINTED_RED > 0) & (nearest > reach)
+    return reds & (PRINTED_RED > 0) & (nearest_ab(colour_lab, on_black) > reach)
 
 
 def empty_like_red_chips(printed: Board, colour_lab: np.ndarray, cover: np.ndarray, unread: np.ndarray,
@@ -308,16 +311,15 @@ def pictures_unlike_chips(printed: Board, colour_lab: np.ndarray, min_chips: int
     chips = np.isin(calls, list(CHIP_COLOURS))
     if not (chips & _CARD & ~_FACE).any() and (chips & _FACE).sum() >= min_alone:
         return chips & _FACE
-    hue = np.degrees(np.arctan2(colour_lab[..., 2], colour_lab[..., 1]))
+    hue = hue_deg(colour_lab[..., 1:])
     doubtful = np.zeros((GRID, GRID), bool)
     for colour in CHIP_COLOURS:
         reference = (calls == colour) & _CARD & ~_FACE & ((PRINTED_RED < 0) if colour == "R" else True)
         on_pictures = (calls == colour) & _FACE
         if reference.sum() < min_chips or not on_pictures.any():
             continue
-        nearest = np.linalg.norm(colour_lab[..., None, 1:] - colour_lab[reference][:, 1:], axis=-1).min(axis=-1)
-        hue_apart = np.abs((hue[..., None] - hue[reference] + 180.0) % 360.0 - 180.0).min(axis=-1)
-        doubtful |= on_pictures & (nearest > reach) & (hue_apart > hue_reach_deg)
+        hue_apart = hue_gap(hue[..., None], hue[reference]).min(axis=-1)
+        doubtful |= on_pictures & (nearest_ab(colour_lab, reference) > reach) & (hue_apart > hue_reach_deg)
     return doubtful
 
 

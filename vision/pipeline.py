@@ -174,9 +174,9 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
     foreign = foreign_to_card(colour_lab, colour_cover, config.foreign_min_cover, config.foreign_min_chroma,
                               config.foreign_red_reach_deg)
     foreign_and_empty = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
-    doubtful = foreign_and_empty.copy()
-    doubtful |= pictures_unlike_chips(printed, colour_lab, config.picture_check_min_chips, config.colour_reach,
-                                      config.picture_hue_reach_deg, config.picture_alone_min_chips)
+    doubtful = foreign_and_empty | pictures_unlike_chips(printed, colour_lab, config.picture_check_min_chips,
+                                                         config.colour_reach, config.picture_hue_reach_deg,
+                                                         config.picture_alone_min_chips)
     if "R" in teams:
         doubtful |= twin_doubts(patches, printed, colour_cover, config.twin_same, config.twin_differs,
                                 config.twin_min_cover)
@@ -720,34 +720,33 @@ def second_looks_at(decoded: DecodedImage, config: VisionConfig) -> list[Callabl
 
 def analyze_decoded(decoded: DecodedImage, team_count: int = 2, config: VisionConfig | None = None,
                     decode_ms: float = 0.0, locate: Locator | None = None, profile: Profile | None = None,
-                    near_xy: np.ndarray | None = None, look_again: bool = True) -> Analysis:
+                    near_xy: np.ndarray | None = None) -> Analysis:
     """Reads a decoded photo; positions (``near_xy`` too: see ``analyze_image``) are in the
     file's full-size pixels. A photo in which no board was found gets second looks, sampled
-    otherwise (``second_looks_at``; not with ``look_again`` False, nor with a given locator,
-    nor for a live camera's frame placed by ``near_xy``: its next frame comes soon):
+    otherwise (``second_looks_at``; not with a given locator, nor for a live camera's frame
+    placed by ``near_xy``: its next frame comes soon):
     the locator's proposals change with the sampling. Of 9 12 MP photos that lost their board
     (rendered sets of seqcam's and both independent renderers'), 4 were located decoded at full
     size; of 29 others, 11 were located enlarged by 1.25 or shrunk by 0.75, all within a fifth
     of a cell. The error of the first look stands when no second look finds a board."""
-    near = None if near_xy is None else np.float32(near_xy) / decoded.scale
+    def read(look: DecodedImage) -> Analysis:
+        near = None if near_xy is None else np.float32(near_xy) / look.scale
+        analysis = analyze_image(look.image_bgr, team_count, config, locate, profile, near_xy=near)
+        return replace(analysis, corners_xy=analysis.corners_xy * look.scale,
+                       lattice_xy=analysis.lattice_xy * look.scale,
+                       timings_ms={"decode": decode_ms, **analysis.timings_ms})
+
     try:
-        analysis = analyze_image(decoded.image_bgr, team_count, config, locate, profile, near_xy=near)
+        return read(decoded)
     except BoardNotFound as error:
-        if locate is not None or near_xy is not None or not look_again:
+        if locate is not None or near_xy is not None:
             raise
         for second in second_looks_at(decoded, config):
             try:
-                return analyze_decoded(second(), team_count, config, decode_ms, locate, profile, near_xy,
-                                       look_again=False)
+                return read(second())
             except VisionError:
                 continue
         raise error from None
-    return replace(
-        analysis,
-        corners_xy=analysis.corners_xy * decoded.scale,
-        lattice_xy=analysis.lattice_xy * decoded.scale,
-        timings_ms={"decode": decode_ms, **analysis.timings_ms},
-    )
 
 
 def analyze_file(path: Path, team_count: int = 2, config: VisionConfig | None = None,
