@@ -38,7 +38,7 @@ class CellModel:
     The trees are stored side by side, padded to the longest: node ``i`` of tree ``t`` sends
     a cell to ``left[t, i]`` when its feature ``feature[t, i]`` is at most ``threshold[t, i]``,
     else to ``right[t, i]``. Those are indices into the flattened (T * N) arrays, so that all
-    trees are walked at once; a leaf points to itself, so every cell can take ``depth`` steps."""
+    trees are walked at once; a leaf points to itself."""
 
     baseline: np.ndarray  # (3,) log-odds before any tree
     tree_class: np.ndarray  # (T,) the class each tree votes for
@@ -47,24 +47,26 @@ class CellModel:
     left: np.ndarray  # (T, N) int, flat index of the child
     right: np.ndarray  # (T, N) int
     value: np.ndarray  # (T, N) float32, a leaf's vote
-    depth: int
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """(N, F) features -> (N, 3) probabilities of CLASSES."""
         features = np.nan_to_num(np.asarray(features, np.float32))
         cells, (trees, width) = len(features), self.feature.shape
-        # every (cell, tree) pair walks down its tree at once, as flat indices into the node arrays
-        node = np.broadcast_to(np.arange(trees, dtype=np.intp) * width, (cells, trees)).copy()
         feature, threshold = self.feature.reshape(-1), self.threshold.reshape(-1)
-        children = np.stack([self.right.reshape(-1), self.left.reshape(-1)])  # [goes left, node]
-        row_start = (np.arange(cells, dtype=np.intp) * features.shape[1])[:, None]
+        left, right = self.left.reshape(-1), self.right.reshape(-1)
+        leaf = left == np.arange(left.size)
+        # every (cell, tree) pair walks down its tree, as flat indices into the node arrays; only
+        # the pairs not yet at a leaf take each step (most trees are far shallower than the deepest)
+        node = np.tile(np.arange(trees, dtype=np.intp) * width, cells)
+        row_start = np.repeat(np.arange(cells, dtype=np.intp) * features.shape[1], trees)
         flat = features.reshape(-1)
-        for _ in range(self.depth):
-            goes_left = flat[row_start + feature[node]] <= threshold[node]
-            moved = children[goes_left.view(np.uint8), node]
-            if np.array_equal(moved, node):
-                break  # every cell is at a leaf of every tree
-            node = moved
+        walking = np.flatnonzero(~leaf[node])
+        while walking.size:
+            at = node[walking]
+            goes_left = flat[row_start[walking] + feature[at]] <= threshold[at]
+            node[walking] = np.where(goes_left, left[at], right[at])
+            walking = walking[~leaf[node[walking]]]
+        node = node.reshape(cells, trees)
         votes = self.value.reshape(-1)[node]  # (cells, trees)
         logits = self.baseline + votes @ np.eye(len(CLASSES))[self.tree_class]  # each tree votes for its class
         logits -= logits.max(axis=1, keepdims=True)
@@ -113,16 +115,7 @@ class CellModel:
             feature[t, :size], threshold[t, :size], value[t, :size] = features, thresholds, values
             left[t, :size] = np.where(leaf, nodes, lefts) + t * longest
             right[t, :size] = np.where(leaf, nodes, rights) + t * longest
-        depth = max(_tree_depth(np.asarray(tree[3]), np.asarray(tree[4])) for tree in trees)
-        return cls(baseline, np.array([tree[0] for tree in trees]), feature, threshold, left, right, value, depth)
-
-
-def _tree_depth(left: np.ndarray, right: np.ndarray) -> int:
-    depth, level = 0, [0]
-    while level:
-        level = [child for node in level for child in (left[node], right[node]) if child >= 0]
-        depth += bool(level)
-    return depth
+        return cls(baseline, np.array([tree[0] for tree in trees]), feature, threshold, left, right, value)
 
 
 
