@@ -31,7 +31,9 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   which changed their card's picture as a chip does), and so is a card that reads otherwise
   only later, its picture unchanged (glare read now as a chip, now as an empty card), or not
   clearly (``clear_max_doubts``). The view is read once every cell has settled, or read ? for
-  ``unsure_s``. Not found for ``lost_after_s``: the board is reported lost.
+  ``unsure_s``; cells under or beside a hand resting a moment are not taken into the
+  reference (nor is the ring under its arm) until the picture has been still for ``still_s``.
+  Not found for ``lost_after_s``: the board is reported lost.
 
 The first reference may hold a hand (the board was found while one lay on it): until it is
 seen at rest with none, a brief stillness with many cells unlike it makes a new view of it
@@ -422,9 +424,13 @@ class Tracker:
             events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
         ring_share = float((change[RING] > self.track.ring_change).mean())
         under_hands = inner_change > self.track.hand_change
-        if under_hands.sum() > self.track.hand_cells:
+        # a hand covers cells side by side: a lone changed cell is a chip placed, or a card whose
+        # light changed with the view (bench 8080 game 12: a chip and three such cards, taken for
+        # hands, held the move up for 3 s)
+        changed_much = set(map(int, np.flatnonzero(under_hands)))
+        covered = len(changed_much - lone_cells(changed_much))
+        if covered > self.track.hand_cells:
             self._hands_near_at[around(under_hands)] = t
-        covered = int(under_hands.sum())
         if blink and covered <= self.track.hand_cells and ring_share <= self.track.hand_ring_share:
             # no hand came with it: the readings of a move settling before it hold (not those of
             # cells read as the board holds them: let go now, the reference would take them)
@@ -456,9 +462,11 @@ class Tracker:
         if still:
             # unlike the reference yet still: something left beside the board, or a hand the
             # reference caught that has gone. The ring is not the game: it just takes the picture;
-            # many cells are read afresh (misreadings are held back)
-            self.reference[self._ring_pixels] = thumb[self._ring_pixels]
-            ring_share = 0.0
+            # many cells are read afresh (misreadings are held back). With cells covered, a picture
+            # still only a moment may show an arm held still across the ring: it waits for still_s
+            if covered <= self.track.hand_cells or t - self._still_since >= self.track.still_s:
+                self.reference[self._ring_pixels] = thumb[self._ring_pixels]
+                ring_share = 0.0
             if covered > self.track.hand_cells and not self.fresh:
                 self.fresh, self._quiet_unknown = True, set()
         if not still and (covered > self.track.hand_cells or ring_share > self.track.hand_ring_share):
@@ -613,6 +621,16 @@ class Tracker:
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c].since >= self.track.unsure_s))]
+        # nor, until the picture has been still for still_s, a cell under or beside what may be a
+        # hand resting a moment (placing a chip), changed only since just before though it reads as
+        # before: the reference would keep the hand, and the board would look covered once it has
+        # gone (a cell changed for long is a reference taken in other light: that one is let go)
+        hand_shaped = list(covered_cells - lone_cells(covered_cells))
+        if len(hand_shaped) > self.track.hand_cells and t - self._still_since < self.track.still_s:
+            touched = (around(np.isin(np.arange(GRID * GRID), hand_shaped))
+                       & (change[1:-1, 1:-1].reshape(-1) > self.track.cell_change)
+                       & (t - self._change_since < self.track.still_s))
+            letting_go = [c for c in letting_go if not touched[c]]
         # an empty card changed yet read ? for long: a chip may lie there unseen; the board says so
         doubted = {c: UNKNOWN for c in letting_go if settled[c] == UNKNOWN and self.board.cells[c] == EMPTY
                    and c in arrived}

@@ -753,6 +753,92 @@ def test_a_move_settling_when_the_next_hand_reaches_in_is_taken_if_the_hand_is_a
         assert taken[0] <= 0.1 + tracker.track.stable_s + 1e-9
 
 
+def _card_area(frame: np.ndarray, tracker: Tracker, cell: int) -> np.ndarray:
+    """(H, W) bool: where ``cell``'s card lies in ``frame``, through the tracker's lattice."""
+    row, col = divmod(cell, 10)
+    corners = np.int32(np.round([tracker.lattice[row, col], tracker.lattice[row, col + 1],
+                                 tracker.lattice[row + 1, col + 1], tracker.lattice[row + 1, col]]))
+    return cv2.fillConvexPoly(np.zeros(frame.shape[:2], np.uint8), corners, 1).astype(bool)
+
+
+def _chip_alone(frame: np.ndarray, after: np.ndarray, tracker: Tracker, cell: int) -> np.ndarray:
+    """``frame`` with ``cell``'s card as ``after`` shows it (the chip placed there), the rest
+    as it was: the demo's light drifts between frames seconds apart."""
+    placed = frame.copy()
+    card = _card_area(frame, tracker, cell)
+    placed[card] = after[card]
+    return placed
+
+
+def test_a_hand_resting_a_moment_in_a_new_view_is_not_taken_into_the_picture_of_the_board(demo) -> None:
+    """In a view new after a bump, the next player's hand rests a moment over cells that read
+    as before (bench game 9): neither they nor the ring under the arm take the picture with
+    the hand in it, so the chip it placed is taken within a second of it leaving, not held
+    up as under a hand still there."""
+    frames, label = demo
+    placed, where, after = _first_placed(frames, label)
+    tracker = _tracker_on(frames[0])
+    far = max(((r, c) for r in (1, 8) for c in (1, 8)), key=lambda rc: abs(rc[0] - where // 10) + abs(rc[1] - where % 10))
+    cell_px = float(np.linalg.norm(tracker.lattice[0, 10] - tracker.lattice[0, 0])) / 10
+    rng = np.random.default_rng(7)
+    resting = frames[0].copy()
+    draw_hand(resting, replace(sample_hand(rng, (0.0, 0.0)), edge=-1), _cell_centre(tracker.lattice, far), cell_px / 50,
+              rng)
+    tracker.fresh = True
+    tracker._fresh_since = -tracker.track.unsure_s  # new for long: read once its cells settle
+    for k in range(1, 4):
+        tracker.feed(frames[0], k / 10, k)
+    rest_s = 0.6  # longer than a new view's brief stillness, shorter than still_s
+    assert tracker.track.fresh_still_s < rest_s < tracker.track.still_s
+    for k in range(4, 10):
+        tracker.feed(resting, k / 10, k)
+    placed_alone = _chip_alone(frames[0], after, tracker, where)
+    taken = [k / 10 for k in range(10, 40) for e in tracker.feed(placed_alone, k / 10, k)
+             if e.kind == BOARD_CHANGED and e.board[where] == placed["team"]]
+    assert taken and taken[0] <= 1.0 + 1.0
+
+
+def test_a_new_view_unlike_its_reference_for_long_on_cells_side_by_side_is_read_while_hands_come_and_go(
+        demo) -> None:
+    """After a bump, cells side by side stay unlike the reference (the light on them changed
+    with the view) while the next players' hands come and go, never leaving the picture still
+    for still_s: read as the board holds them they are let go, not held back as under a hand
+    resting (h1209 game 0 stayed new for 6 s and missed a move)."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    n = tracker.track.thumb_cell_px
+    for row, col in ((7, 2), (7, 3), (8, 2), (8, 3), (8, 4)):  # the light on these cells changed with the view
+        tracker.reference[(row + 1) * n : (row + 2) * n, (col + 1) * n : (col + 2) * n] *= 0.5
+    cell_px = float(np.linalg.norm(tracker.lattice[0, 10] - tracker.lattice[0, 0])) / 10
+    rng = np.random.default_rng(3)
+    with_hand = frames[0].copy()
+    draw_hand(with_hand, replace(sample_hand(rng, (0.0, 0.0)), edge=-1), _cell_centre(tracker.lattice, (2, 7)),
+              cell_px / 50, rng)
+    tracker.fresh = True
+    for k in range(1, 31):  # a hand for 0.4 s in every second: the picture is never still for still_s
+        tracker.feed(with_hand if k % 10 >= 6 else frames[0], k / 10, k)
+    assert not tracker.fresh
+
+
+def test_a_chip_placed_beside_lone_cards_unlike_the_reference_is_not_taken_for_hands(demo) -> None:
+    """Three cards far apart stay unlike the reference (their light changed with a bump) when a
+    chip is placed: four cells changed much, more than a hand's count, but lone ones, no
+    hand (bench 8080 game 12 waited 3 s): the chip is taken as soon as it settles."""
+    frames, label = demo
+    placed, where, after = _first_placed(frames, label)
+    tracker = _tracker_on(frames[0])
+    n = tracker.track.thumb_cell_px
+    lit_anew = _apart([c for c in range(GRID * GRID) if c not in (0, 9, 90, 99)], [where])[:3]
+    for c in lit_anew:
+        cell_block(tracker.reference, c, n)[:] *= 0.5
+    placed_alone = _chip_alone(frames[0], after, tracker, where)
+    changes = track_module.block_change(thumbnail(placed_alone, tracker.lattice, n), tracker.reference, n)[1:-1, 1:-1]
+    assert (changes.reshape(-1) > tracker.track.hand_change).sum() > tracker.track.hand_cells  # the premise
+    taken = [k / 10 for k in range(1, 30) for e in tracker.feed(placed_alone, k / 10, k)
+             if e.kind == BOARD_CHANGED and e.board[where] == placed["team"]]
+    assert taken and taken[0] <= 0.1 + tracker.track.stable_s + 1e-9
+
+
 def test_a_move_just_after_the_camera_slid_is_not_held_up_by_the_old_view_of_the_table(demo) -> None:
     """The ring around the grid kept from before a bump shows the table where it no longer is:
     taken anew once the picture is still, it does not pass for an arm reaching in."""
