@@ -17,7 +17,8 @@ thumbnail of the board at rest, cell by cell where a chip lies:
   where the card's picture changed most says whose chip came, if it is clearly one team's
   (against that team's chips elsewhere in the same picture); read ? for ``unsure_s`` it is
   held as ? (a chip no one can make out: the referee then blames nobody for a move it missed);
-- many cells covered, or the ring crossed: hands are over the board, nothing counts, but
+- many cells covered side by side (lone changed cells are chips, or cards the light changed),
+  or the ring crossed: hands are over the board, nothing counts, but
   for a move that was settling when they came, apart from them (no covered cell beside it,
   its picture steady): the next player may reach in before the last move has settled;
 - the whole picture slid, or most of it changed (for ``blink_s`` at most, then as it was with
