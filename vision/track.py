@@ -498,8 +498,8 @@ class Tracker:
             self._quiet_unknown |= {c for c, pending in self._pending.items()
                                     if pending.call(self.track.max_doubts_per_call) == UNKNOWN
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
-        covered_cells = frozenset(map(int, np.flatnonzero(under_hands)))
-        return events + self._consider(frame_bgr, thumb, change, considered, t, frame, covered_cells, still, arrived)
+        return events + self._consider(frame_bgr, thumb, change, considered, t, frame, frozenset(changed_much), still,
+                                       arrived)
 
     def _settle_apart_from_hands(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray,
                                  under_hands: np.ndarray, motion: np.ndarray | None, t: float, frame: int
@@ -618,7 +618,8 @@ class Tracker:
             return []  # a change of the same move still settling: accept them together
         # a cell read as the board holds it is no hand (a reference taken in another light shows it changed)
         explained = {c for c, symbol in settled.items() if symbol == self.board.cells[c] != UNKNOWN}
-        covered = len(covered_cells - explained - lone_cells(covered_cells)) > self.track.hand_cells
+        hand_shaped = covered_cells - lone_cells(covered_cells)
+        covered = len(hand_shaped - explained) > self.track.hand_cells
         # a cell read ? for long is let go too, but not while a hand may be resting on it
         letting_go = [c for c in settled if c not in new
                       and (settled[c] != UNKNOWN or (not covered and t - pending[c].since >= self.track.unsure_s))]
@@ -626,9 +627,8 @@ class Tracker:
         # hand resting a moment (placing a chip), changed only since just before though it reads as
         # before: the reference would keep the hand, and the board would look covered once it has
         # gone (a cell changed for long is a reference taken in other light: that one is let go)
-        hand_shaped = list(covered_cells - lone_cells(covered_cells))
         if len(hand_shaped) > self.track.hand_cells and t - self._still_since < self.track.still_s:
-            touched = (around(np.isin(np.arange(GRID * GRID), hand_shaped))
+            touched = (around(np.isin(np.arange(GRID * GRID), list(hand_shaped)))
                        & (change[1:-1, 1:-1].reshape(-1) > self.track.cell_change)
                        & (t - self._change_since < self.track.still_s))
             letting_go = [c for c in letting_go if not touched[c]]
