@@ -135,6 +135,10 @@ class VisionConfig:
 
     # reading cells (sizes are shares of a cell's side)
     max_doubted_for_counts: int = 40  # cells at most turned '?' so that the chip counts are ones a game can leave
+    # ... the first of them empty cards in the colour of the team with fewest chips (pipeline.tinted_like_teams)
+    tinted_min_disc_cover: float = 0.5
+    tinted_min_chroma: float = 8.0
+    tinted_hue_reach_deg: float = 30.0
     earlier_match_cells: int = 12  # cells at most unlike an earlier reading for its top to be taken (a few turns)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
     # the white balance from the paper just below clipping (read_cells.shaded_paper): a second
@@ -287,3 +291,9 @@ class VisionConfig:
     # held a chip too, read empty; once before 6161/6, 0.875), from 0.6 no other chip ...
     twin_art: float = 0.75
     twin_art_max_tint: float = 15.0  # ... and is of the same colour (a, b; empties on dev seeds: 12 at most)
+    # a '?' card whose empty twin looks this little alike, whose disc is one colour (twin_min_cover)
+    # clearly a team's, is that team's chip (pipeline.chips_where_twin_unlike) when the cell model
+    # gives a hand less than this chance (sleeves in a chip's colour over cards had up to 0.19) ...
+    twin_chip_max_likeness: float = 0.5
+    twin_chip_max_hand: float = 0.1
+    twin_chip_min_team_chips: int = 3  # ... and every team has this many clear chips read, to know its colour

@@ -242,6 +242,18 @@ def twin_art(lab: np.ndarray, cell_px: int, patches: Callable[[], np.ndarray], r
     return art.reshape(GRID, GRID)
 
 
+def twin_unlike(patches: Callable[[], np.ndarray], reading: Board, candidates: np.ndarray, unlike: float) -> np.ndarray:
+    """(10, 10) True on the ``candidates`` read '?' whose other printed copy, read empty, looks
+    unlike them (likeness ``unlike`` or less): something lies on the card (all in the printed
+    orientation, ``patches`` too, as for ``twin_doubts``)."""
+    flagged = np.zeros(GRID * GRID, bool)
+    for cell in np.flatnonzero(candidates.reshape(-1)):
+        twin = TWIN[cell]
+        if twin >= 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
+            flagged[cell] = likeness(patches(), cell, twin) <= unlike
+    return flagged.reshape(GRID, GRID)
+
+
 def centre_colour(lab: np.ndarray, cell: int, cell_px: int) -> np.ndarray:
     """(3,) the mean Lab colour of a cell's centre, the part ``likeness`` compares."""
     half = int(CENTRE_HALF * cell_px)

@@ -31,12 +31,13 @@ from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_
                            polished_lattice)
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
-from vision.orient import (INK_EDGE_BAND, Orientation, centre_patches, empty_like_red_chips, find_orientation,
-                           foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips, red_unlike_red_chips,
-                           register_lead, turned_patches, twin_art, twin_doubts, twin_orientation)
+from vision.orient import (INK_EDGE_BAND, PRINTED_RED, Orientation, centre_patches, empty_like_red_chips,
+                           find_orientation, foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips,
+                           red_unlike_red_chips, register_lead, turned_patches, twin_art, twin_doubts, twin_orientation,
+                           twin_unlike)
 from vision.profile import Profile
-from vision.read_cells import (CellFeatures, PreparedBoard, chip_share, classify, measure_cells, paper_clipped, prepare,
-                               reference_change)
+from vision.read_cells import (CellFeatures, PreparedBoard, chip_share, classify, hand_odds, measure_cells, paper_clipped,
+                               TEAM_HUES_DEG, hue_deg, hue_gap, prepare, reference_change, team_of)
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -198,6 +199,34 @@ def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Cal
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
+def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Callable[[], np.ndarray], turns: int,
+                            teams: tuple[str, ...], config: VisionConfig) -> Board:
+    """``printed`` with a team's chip on the '?' cards whose printed twin, read empty, looks
+    unlike them (``orient.twin_unlike``), whose disc is mostly one colour (``twin_min_cover``)
+    clearly nearest that team's chips read on this board (``team_of``), and which the cell
+    model gives little chance of a hand (``twin_chip_max_hand``). The twin shows the same art
+    bare: so the model's doubt between a chip and a card's art (a chip on a court card, a dark
+    chip under glare) is settled. Needs ``twin_chip_min_team_chips`` clear chips of every
+    team read, to know the teams' colours on this photo."""
+    colour_lab = np.rot90(features.colour_lab, -turns).reshape(-1, 3)
+    cover = np.rot90(features.colour_cover, -turns).reshape(-1)
+    clear = cover >= config.cluster_min_cover
+    chips = {team: [cell for cell, symbol in enumerate(printed.cells) if symbol == team and clear[cell]] for team in teams}
+    unknown = np.array([symbol == UNKNOWN for symbol in printed.cells]) & clear
+    if not unknown.any() or min(len(cells) for cells in chips.values()) < config.twin_chip_min_team_chips:
+        return printed
+    hand = np.rot90(hand_odds(features).reshape(GRID, GRID), -turns).reshape(-1)
+    candidates = unknown & (cover >= config.twin_min_cover) & (hand < config.twin_chip_max_hand)
+    if not candidates.any():
+        return printed
+    unlike = twin_unlike(patches, printed, candidates.reshape(GRID, GRID), config.twin_chip_max_likeness).reshape(-1)
+    centres = {team: np.median(colour_lab[cells, 1:], axis=0).astype(np.float32) for team, cells in chips.items()}
+    cells = list(printed.cells)
+    for cell in np.flatnonzero(unlike):
+        cells[cell] = team_of(colour_lab[cell, 1:], centres, config, clear=True)
+    return Board("".join(cells))
+
+
 def lazy_patches(prepared: PreparedBoard) -> Callable[[], np.ndarray]:
     """``orient.centre_patches`` of the rectified board, cut once and only when first asked
     for: only a twin compared needs them (a few ms a board)."""
@@ -209,10 +238,12 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     """``printed`` (the reading, printed top up, the board ``turns`` quarter turns from it)
     checked against the card under each cell: '?' where the print doubts a call
     (``unknown_where_doubtful``), empty where a '?' card looks like its empty twin
-    (``empty_where_twin_alike``). ``patches``: ``orient.centre_patches`` in the printed
+    (``empty_where_twin_alike``), a chip where it looks unlike it in a team's colour
+    (``chips_where_twin_unlike``). ``patches``: ``orient.centre_patches`` in the printed
     orientation, cut only when asked for."""
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
-    return empty_where_twin_alike(printed, prepared, patches, turns, config)
+    printed = empty_where_twin_alike(printed, prepared, patches, turns, config)
+    return chips_where_twin_unlike(printed, features, patches, turns, teams, config)
 
 
 def print_taken_for_chips(board: Board) -> tuple[Board, bool]:
@@ -229,22 +260,37 @@ def print_taken_for_chips(board: Board) -> tuple[Board, bool]:
     return Board("".join(UNKNOWN if symbol in overfull else symbol for symbol in board.cells)), bool(overfull)
 
 
-def doubted_until_turns_allow(board: Board, chip_odds: np.ndarray, teams: tuple[str, ...], most: int) -> Board:
+def doubted_until_turns_allow(board: Board, chip_odds: np.ndarray, teams: tuple[str, ...], most: int,
+                              tinted: dict[str, np.ndarray] | None = None) -> Board:
     """``board`` with '?' on the cells most in doubt, one at a time, until the teams' chip
     counts are ones that taking turns can leave (``turn_order_allows``, '?' holding any chip),
     or ``most`` cells are doubted. ``chip_odds`` (100,): the cell model's share for a chip
     against an empty card. In doubt are the empty cells likeliest to hold a chip and the chips
     least likely to be one among the teams with the most: a team's chips on a card of their
     own colour read empty, or the board's print read as one team's chips, show as a count
-    that no game reaches.
+    that no game reaches. Before them, all at once, the empty cells ``tinted`` (100,) in the
+    colour of a team with the fewest (``tinted_like_teams``): that team's chips, read empty
+    alike (navy chips under a broad highlight, bench photo 128), where '?' on a few of them
+    would already let the counts pass.
 
     >>> cells = ["#" if i in (0, 9, 90, 99) else "B" if i < 30 else "G" if i < 34 else "." for i in range(100)]
     >>> odds = np.where(np.arange(100) < 34, 0.95, 0.01); odds[40:60] = 0.2
     >>> doubted = doubted_until_turns_allow(Board("".join(cells)), odds, ("B", "G"), 40).cells
     >>> doubted.count("?"), doubted[40:60].count("?"), doubted.count("B"), doubted.count("G")
     (22, 20, 26, 4)
+    >>> tinted = {"B": np.zeros(100, bool), "G": (np.arange(100) >= 70) & (odds < 0.1)}
+    >>> doubted = doubted_until_turns_allow(Board("".join(cells)), odds, ("B", "G"), 40, tinted).cells
+    >>> doubted[40:60].count("?"), doubted[70:99].count("?")
+    (0, 28)
     """
     cells = list(board.cells)
+    counts = [cells.count(team) for team in teams]
+    if tinted and not turn_order_allows(counts, cells.count(UNKNOWN)):
+        fewest = [team for team, count in zip(teams, counts) if count == min(counts)]
+        like_fewest = np.flatnonzero(np.any([tinted[team] for team in fewest], axis=0))
+        for cell in [cell for cell in like_fewest if cells[cell] == EMPTY][:most]:
+            cells[cell] = UNKNOWN
+            most -= 1
     for _ in range(most):
         counts = [cells.count(team) for team in teams]
         if turn_order_allows(counts, cells.count(UNKNOWN)):
@@ -254,6 +300,25 @@ def doubted_until_turns_allow(board: Board, chip_odds: np.ndarray, teams: tuple[
                   if symbol == EMPTY or symbol in fullest]
         cells[max(doubts)[1]] = UNKNOWN
     return Board("".join(cells))
+
+
+def tinted_like_teams(printed: Board, features: CellFeatures, turns: int, teams: tuple[str, ...],
+                      config: VisionConfig) -> dict[str, np.ndarray]:
+    """(100,) per team, in the printed orientation: the cells whose chip-sized disc is mostly
+    not paper (``tinted_min_disc_cover``) and tinted (``tinted_min_chroma``) within
+    ``tinted_hue_reach_deg`` of the hue of the team's chips read (of a typical chip's while
+    fewer than two are read). Not red cards for the red team: their ink has its hue."""
+    colour_lab = np.rot90(features.colour_lab, -turns).reshape(-1, 3)
+    covered = np.rot90(features.disc_cover, -turns).reshape(-1) >= config.tinted_min_disc_cover
+    chroma = np.hypot(colour_lab[:, 1], colour_lab[:, 2])
+    hue = hue_deg(colour_lab[:, 1:])
+    tinted = {}
+    for team in teams:
+        own = [cell for cell, symbol in enumerate(printed.cells) if symbol == team]
+        team_hue = float(np.median(hue[own])) if len(own) >= 2 else TEAM_HUES_DEG[team]
+        alike = covered & (chroma >= config.tinted_min_chroma) & (hue_gap(hue, team_hue) <= config.tinted_hue_reach_deg)
+        tinted[team] = alike & (PRINTED_RED.reshape(-1) <= 0) if team == "R" else alike
+    return tinted
 
 
 def unknown_share(board: Board) -> float:
@@ -614,7 +679,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
         ))
     if not turn_order_allows([printed.count(team) for team in teams], printed.count(UNKNOWN)):
         chip_odds = np.rot90(chip_share(features).reshape(GRID, GRID), -turns).reshape(-1)
-        printed = doubted_until_turns_allow(printed, chip_odds, teams, config.max_doubted_for_counts)
+        printed = doubted_until_turns_allow(printed, chip_odds, teams, config.max_doubted_for_counts,
+                                            tinted_like_teams(printed, features, turns, teams, config))
         warnings.append(VisionWarning(
             VisionWarningKind.COUNTS_IMPOSSIBLE,
             "The chips read are not counts a game taking turns can leave: some were misread. The cells most in "

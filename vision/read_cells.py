@@ -531,6 +531,11 @@ def chip_share(features: CellFeatures, model: CellModel | None = None) -> np.nda
     return chip / np.maximum(chip + empty, 1e-9)
 
 
+def hand_odds(features: CellFeatures, model: CellModel | None = None) -> np.ndarray:
+    """(100,) the cell model's probability of a hand over each cell."""
+    return (model or default_model()).probabilities(features.matrix())[:, CLASSES.index("hidden")]
+
+
 def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: VisionConfig) -> np.ndarray:
     """(100,) True where the model gives a hand some chance and either a colour fills the
     cell's disc but its corners show no paper (dark too) and the blob is not round, or the

@@ -6,6 +6,8 @@ import cv2
 import numpy as np
 
 from referee.cells import CORNER, LAYOUT, RED_SUITS
+from vision.cell_model import PATCH_SIDE
+from vision.read_cells import CellFeatures
 
 CELL = 40
 CHIP_BGR = {"B": (190, 80, 20), "G": (60, 150, 30), "R": (40, 30, 200)}
@@ -35,3 +37,13 @@ def drawn_board(grid: list[str], cell: int = CELL, paper=(235, 240, 245), ground
         elif symbol == "?":
             cv2.rectangle(image, (x0, y0), (x0 + cell, y0 + cell), (120, 160, 210), -1)  # a hand
     return image
+
+
+def plain_features(colour_lab: np.ndarray | None = None, colour_cover: np.ndarray | None = None,
+                   texture: np.ndarray | None = None) -> CellFeatures:
+    zeros = np.zeros((10, 10), np.float32)
+    colour_lab = np.zeros((10, 10, 3), np.float32) if colour_lab is None else colour_lab
+    texture = np.full((10, 10), 5.0, np.float32) if texture is None else texture  # card art or paper grain
+    return CellFeatures(zeros, zeros, zeros if colour_cover is None else colour_cover, zeros, zeros, zeros, colour_lab,
+                        texture, zeros, zeros, zeros, np.zeros((10, 10, 2), np.float32),
+                        np.zeros((10, 10, PATCH_SIDE * PATCH_SIDE * 3), np.float32))

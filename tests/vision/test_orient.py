@@ -6,7 +6,7 @@ from referee.board import Board
 from referee.cells import LAYOUT, cells_of
 from vision.orient import (PRINTED_FACE, PRINTED_RED, TWIN, centre_patches, empty_like_red_chips, find_orientation,
                           foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips, red_unlike_red_chips,
-                          turned_patches, twin_art, twin_doubts, twin_orientation)
+                          turned_patches, twin_art, twin_doubts, twin_orientation, twin_unlike)
 from vision.pipeline import card_ink
 from vision.read_cells import PreparedBoard, measure_cells, prepare
 from vision.config import VisionConfig
@@ -209,6 +209,18 @@ SPADE, SPADES_TWIN = cells_of("AS")
 ], ids=["like empty twin", "black card", "chip unlike twin", "translucent chip", "twin unread", "not a ?"])
 def test_a_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, calls, art):
     assert set(np.flatnonzero(twin_art(lab, SIDE, lambda: centre_patches(lab, SIDE), reading_with(calls), 0.9, 15.0))) == art
+
+
+@pytest.mark.parametrize("lab, calls, candidates, unlike", [
+    (with_chip(board_with_art(), SPADE), {SPADE: "?"}, {SPADE}, {SPADE}),  # a chip hides the art its twin shows
+    (board_with_art(), {SPADE: "?"}, {SPADE}, set()),  # the card's own art, as its twin's
+    (with_chip(board_with_art(), SPADE), {SPADE: "?", SPADES_TWIN: "?"}, {SPADE}, set()),  # the twin unread: no telling
+    (with_chip(board_with_art(), SPADE), {SPADE: "?", SPADES_TWIN: "B"}, {SPADE}, set()),  # the twin holds a chip
+    (with_chip(board_with_art(), SPADE), {SPADE: "?"}, set(), set()),  # only the candidates are compared
+], ids=["chip", "art", "twin unread", "twin covered", "not a candidate"])
+def test_a_card_read_unsure_is_flagged_where_its_empty_twin_looks_unlike_it(lab, calls, candidates, unlike):
+    wanted = np.isin(np.arange(100), list(candidates)).reshape(10, 10)
+    assert set(np.flatnonzero(twin_unlike(lambda: centre_patches(lab, SIDE), reading_with(calls), wanted, 0.5))) == unlike
 
 
 ALL_CARDS = np.ones((10, 10), bool)

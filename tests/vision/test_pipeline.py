@@ -25,6 +25,7 @@ from vision.pipeline import (analyze_bytes, analyze_file, analyze_image, confirm
                              turn_is_clear)
 from vision.render import artwork, render_one
 from vision.warp import lattice_from_corners, shifted_lattice
+from tests.vision.synthetic import plain_features
 
 CONFIG = VisionConfig()
 
@@ -401,6 +402,45 @@ def test_cards_unsure_but_like_their_empty_twin_are_read_empty(index):
     read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG, locate=lambda *_: located).board.cells
     settled = [cell for cell, (before, after) in enumerate(zip(strict, read)) if before != after]
     assert settled and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] == EMPTY for cell in settled)
+
+
+@pytest.mark.parametrize("index", [6, 160])
+def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_its_chips(index):
+    """Dev photos 5151/6 (a red chip) and 160 (two blue chips), read on their true grid: the
+    cell model could not choose between chip and card, and their empty printed twin shows the
+    same card bare, unlike them (``chips_where_twin_unlike``)."""
+    photo = render_one(5151, index)
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    truth = "".join(photo.label["grid"])
+    located = true_fit(photo.label, decoded.scale)
+    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, twin_chip_max_likeness=-1.0),
+                           locate=lambda *_: located).board.cells
+    read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG, locate=lambda *_: located).board.cells
+    settled = [cell for cell, (before, after) in enumerate(zip(strict, read)) if before != after]
+    assert settled and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] != EMPTY for cell in settled)
+
+
+def test_empty_cards_tinted_like_a_team_short_of_chips_are_all_doubted_when_the_counts_are_impossible():
+    """Bench photo 128's class: navy chips under a broad highlight read empty, all alike (disc
+    mostly not paper, dark, a little blue), while the black ink of empty cards reads warm under
+    the same light. Two of them made '?' let the counts pass; all are doubted."""
+    navy_cells, ink_cells = [11, 12, 13, 14, 15, 21, 22, 23], [31, 32, 33]
+    colour_lab = np.zeros((10, 10, 3), np.float32)
+    colour_lab.reshape(-1, 3)[navy_cells] = (35.0, 5.0, -20.0)
+    colour_lab.reshape(-1, 3)[ink_cells] = (20.0, 12.0, 6.0)
+    disc_cover = np.zeros(100, np.float32)
+    disc_cover[navy_cells + ink_cells] = 0.65
+    features = replace(plain_features(colour_lab), disc_cover=disc_cover.reshape(10, 10))
+    cells = ["#" if i in (0, 9, 90, 99) else "G" if 40 <= i < 50 else "R" if 50 <= i < 60 else "." for i in range(100)]
+    read = Board("".join(cells))
+    teams = ("B", "G", "R")
+    tinted = pipeline.tinted_like_teams(read, features, 0, teams, CONFIG)
+    assert set(np.flatnonzero(tinted["B"])) == set(navy_cells)
+    doubted = pipeline.doubted_until_turns_allow(read, np.full(100, 0.1), teams, 40, tinted).cells
+    assert {cell for cell, symbol in enumerate(doubted) if symbol == UNKNOWN} == set(navy_cells)
+    # without the tint, '?' where the model doubts most would have let the counts pass: a few chips, or none of them
+    plain = pipeline.doubted_until_turns_allow(read, np.full(100, 0.1), teams, 40).cells
+    assert not set(navy_cells) <= {cell for cell, symbol in enumerate(plain) if symbol == UNKNOWN}
 
 
 def test_a_live_camera_keeps_looking_where_the_grid_was_found_until_it_moves():

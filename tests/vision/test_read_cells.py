@@ -6,11 +6,11 @@ import pytest
 
 from referee.board import Board
 from vision.config import VisionConfig
-from vision.cell_model import CLASSES, PATCH_SIDE
-from vision.read_cells import (CellFeatures, called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
+from vision.cell_model import CLASSES
+from vision.read_cells import (called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
                                local_paper, measure_cells, prepare, read_cells, reference_change, registered_reference,
                                shaded_paper, team_of, white_balanced_lab)
-from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board
+from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board, plain_features
 
 CONFIG = VisionConfig(cell_px=CELL)
 GRID = ["#BB......#", ".GG.R.....", "..........", "...B......", "....??....",
@@ -184,16 +184,6 @@ def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merel
 class Unsure:  # the cell model torn between chip and empty on every cell
     def probabilities(self, matrix: np.ndarray) -> np.ndarray:
         return np.tile([0.3, 0.7, 0.0], (len(matrix), 1))
-
-
-def plain_features(colour_lab: np.ndarray | None = None, colour_cover: np.ndarray | None = None,
-                   texture: np.ndarray | None = None) -> CellFeatures:
-    zeros = np.zeros((10, 10), np.float32)
-    colour_lab = np.zeros((10, 10, 3), np.float32) if colour_lab is None else colour_lab
-    texture = np.full((10, 10), 5.0, np.float32) if texture is None else texture  # card art or paper grain
-    return CellFeatures(zeros, zeros, zeros if colour_cover is None else colour_cover, zeros, zeros, zeros, colour_lab,
-                        texture, zeros, zeros, zeros, np.zeros((10, 10, 2), np.float32),
-                        np.zeros((10, 10, PATCH_SIDE * PATCH_SIDE * 3), np.float32))
 
 
 def test_with_no_red_team_an_unsure_clear_red_disc_is_card_art():
