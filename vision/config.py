@@ -215,10 +215,6 @@ class VisionConfig:
     reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
     empty_max_change: float = 0.95  # an empty call on a disc changed more than this is '?'
     unsure_chip_cover: float = 0.6  # tracking: an unsure disc this much one team's colour, where a chip arrived, is that chip
-    # calibrated: an unsure cell whose disc changed less than this is empty (0.2 read 8 more chips
-    # empty for 42 fewer '?' on dev seeds 4242 and 5151; 0.05, 2 for 31)
-    unsure_empty_change: float = 0.05
-    washed_out_texture: float = 0.5  # ... unless its disc is this flat (washed out: a chip under glare looks so too)
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
     min_rescue_probability: float = 0.1  # fits turned down by the verdict but above this are checked again
     max_rescued: int = 3  # at most this many such fits are checked

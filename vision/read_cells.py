@@ -560,10 +560,11 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     photo's own chip colours say whose chip.
 
     With a calibration, an empty card whose disc looks much changed from the empty board
-    (``change``, from ``reference_change``) is '?', and a cell the model is unsure of whose
-    disc looks just as printed is empty; ``chip_ab`` gives the teams' calibrated chip colours.
-    (Turning chip calls into card art where the disc looks as printed was measured too: a
-    board located a third of a cell off then hid real chips.)
+    (``change``, from ``reference_change``) is '?'; ``chip_ab`` gives the teams' calibrated
+    chip colours. A disc that looks as printed proves no card empty: pale and translucent
+    chips change it too little (turning unsure cells whose disc changed under 5% empty read
+    11 chips empty for 25 cards on the bench's and a dev seed's calibrated photos; turning
+    chip calls into art there hid real chips on a board located a third of a cell off).
 
     On the ``arrived`` cells a caller saw a chip arrive (a tracker whose cell's picture
     changed on an empty card): there a cell the model is unsure of whose disc is mostly one
@@ -577,9 +578,6 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     calls = np.where((calls == CLASSES.index("chip")) & sleeve_like(probabilities, features, config) & ~seen_arriving,
                      CLASSES.index("hidden"), calls)
     changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
-    # a disc flat white (glare, overexposure) may hide a chip as well as a blank card centre:
-    # looking as printed proves nothing there
-    washed = (features.texture < config.washed_out_texture).reshape(-1)
     # with no red chips in play, a clear red disc the model cannot place is printed art (an
     # ace's big heart or diamond); calls the model is sure of stay: a forgotten --teams 3
     # shows its red chips as '?', never as empty cards
@@ -592,8 +590,6 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
         kind = CLASSES[calls[index]] if calls[index] >= 0 else "unsure"
         if index in CORNERS:
             kinds.append(CORNER_MARK)
-        elif kind == "unsure" and change is not None and changed[index] < config.unsure_empty_change and not washed[index]:
-            kinds.append(EMPTY)  # calibrated: the disc looks just as the empty board printed it
         elif kind == "unsure" and red_art[index]:
             kinds.append(EMPTY)
         elif kind == "unsure" and index in arrived and covers[index] >= config.unsure_chip_cover:

@@ -199,16 +199,13 @@ def test_with_no_red_team_an_unsure_clear_red_disc_is_card_art():
     assert three_teams.cells.count("?") == 96  # with red chips in play the heart may be one
 
 
-def test_with_a_calibration_an_unsure_cell_that_looks_as_printed_is_empty_unless_washed_out():
-    texture = np.full((10, 10), 5.0, np.float32)
-    texture[5, 5] = 0.1  # flat white under glare: a chip may be hidden there
-    features = plain_features(texture=texture)
+def test_with_a_calibration_an_unsure_cell_stays_unknown_even_where_its_disc_looks_as_printed():
+    """A pale or translucent chip changes its card's picture too little to tell (bench photo 53's
+    pale blue chips changed under 5% of their discs): only a changed disc says anything."""
     change = np.full((10, 10), 0.9, np.float32)  # most discs look unlike the empty board...
-    change[3, 4] = change[5, 5] = 0.02  # ...these two just as they were printed
-    calibrated = classify(features, ("B", "G"), CONFIG, model=Unsure(), change=change)
-    plain = classify(features, ("B", "G"), CONFIG, model=Unsure())
-    assert calibrated[34] == "." and calibrated[55] == "?" and calibrated.cells.count("?") == 95
-    assert plain.cells.count("?") == 96
+    change[3, 4] = 0.0  # ...this one just as it was printed
+    calibrated = classify(plain_features(), ("B", "G"), CONFIG, model=Unsure(), change=change)
+    assert calibrated[34] == "?" and calibrated.cells.count("?") == 96
 
 
 def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
