@@ -178,7 +178,7 @@ def chip_colours(photos: tuple[np.ndarray, ...], profile: Profile, config: Visio
         reference = reference_lab(profile, board.shape[0], config)  # oriented: the artwork found it
         change = reference_change(prepared, reference, features.centre_yx, config).reshape(-1)
         kinds = default_model().probabilities(features.matrix()).argmax(axis=1)
-        chips = (change > config.empty_max_change) & (kinds == CLASSES.index("chip"))
+        chips = (change > config.chip_min_change) & (kinds == CLASSES.index("chip"))
         colours.append(features.colour_lab.reshape(-1, 3)[chips, 1:])
     found = np.concatenate(colours) if colours else np.zeros((0, 2), np.float32)
     centres = cluster_team_colours(found, TEAMS, config)

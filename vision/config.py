@@ -213,7 +213,7 @@ class VisionConfig:
     reference_shift_px: int = 2  # a pixel is compared with the empty board's this far around it
     reference_blur: float = 0.05  # both boards are blurred this much (of a cell) before comparing
     reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
-    empty_max_change: float = 0.95  # an empty call on a disc changed more than this is '?'
+    chip_min_change: float = 0.95  # calibrating chip colours: a chip call on a disc changed more than this is a chip
     unsure_chip_cover: float = 0.6  # tracking: an unsure disc this much one team's colour, where a chip arrived, is that chip
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit
     min_rescue_probability: float = 0.1  # fits turned down by the verdict but above this are checked again

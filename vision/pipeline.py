@@ -335,7 +335,6 @@ def turned(board: Board, quarter_turns: int) -> Board:
 @dataclass(frozen=True, slots=True)
 class ProfileMatch:
     quarter_turns: int  # turns bringing the rectified board to the printed orientation
-    change: np.ndarray  # (10, 10) share of each chip disc unlike the calibrated empty board
 
 
 @lru_cache(maxsize=8)
@@ -361,13 +360,13 @@ def match_profile(prepared: PreparedBoard, features: CellFeatures, plain: Board,
     for turns in [0] if oriented else range(4):
         turned_reference = np.ascontiguousarray(np.rot90(reference, turns))
         change = reference_change(prepared, turned_reference, features.centre_yx, config)
-        scores.append((float(np.median(change[empty])), turns, change))
-    scores.sort(key=lambda item: item[0])
-    best, turns, change = scores[0]
+        scores.append((float(np.median(change[empty])), turns))
+    scores.sort()
+    best, turns = scores[0]
     runner_up = scores[1][0] if len(scores) > 1 else 1.0
     if not turn_is_clear(best, runner_up, config):
         return None
-    return ProfileMatch(turns, change)
+    return ProfileMatch(turns)
 
 
 def turn_is_clear(best: float, runner_up: float, config: VisionConfig) -> bool:
@@ -510,7 +509,7 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
                                                                            timer)
     matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
     if matched is not None:
-        reading = classify(features, teams, config, change=matched.change, chip_ab=profile.chip_ab)
+        reading = classify(features, teams, config, chip_ab=profile.chip_ab)
     timer.lap("read")
     return FitReading(lattice, board_bgr, prepared, features, reading, matched)
 

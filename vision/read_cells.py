@@ -554,17 +554,17 @@ def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: Visio
 
 
 def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,
-             model: CellModel | None = None, change: np.ndarray | None = None,
-             chip_ab: dict[str, tuple[float, float]] | None = None, arrived: Collection[int] = ()) -> Board:
+             model: CellModel | None = None, chip_ab: dict[str, tuple[float, float]] | None = None,
+             arrived: Collection[int] = ()) -> Board:
     """The grid symbol of every cell: the cell model says chip, empty or hidden, and the
     photo's own chip colours say whose chip.
 
-    With a calibration, an empty card whose disc looks much changed from the empty board
-    (``change``, from ``reference_change``) is '?'; ``chip_ab`` gives the teams' calibrated
-    chip colours. A disc that looks as printed proves no card empty: pale and translucent
-    chips change it too little (turning unsure cells whose disc changed under 5% empty read
-    11 chips empty for 25 cards on the bench's and a dev seed's calibrated photos; turning
-    chip calls into art there hid real chips on a board located a third of a cell off).
+    With a calibration, ``chip_ab`` gives the teams' calibrated chip colours. How much a disc
+    changed from the calibrated empty board decides no call here: on cards the model called
+    empty with no doubt, a disc changed over 95% of it was '?' for 56 empty cards and 3 chips
+    (the bench's and a dev seed's calibrated photos: the empty board, laid over another photo,
+    does not match every card's art), and a disc changed under 5% read empty 11 pale or
+    translucent chips for 25 empty cards.
 
     On the ``arrived`` cells a caller saw a chip arrive (a tracker whose cell's picture
     changed on an empty card): there a cell the model is unsure of whose disc is mostly one
@@ -577,7 +577,6 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     seen_arriving = np.isin(np.arange(GRID * GRID), list(arrived))
     calls = np.where((calls == CLASSES.index("chip")) & sleeve_like(probabilities, features, config) & ~seen_arriving,
                      CLASSES.index("hidden"), calls)
-    changed = np.zeros(GRID * GRID) if change is None else change.reshape(-1)
     # with no red chips in play, a clear red disc the model cannot place is printed art (an
     # ace's big heart or diamond); calls the model is sure of stay: a forgotten --teams 3
     # shows its red chips as '?', never as empty cards
@@ -599,7 +598,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
         elif kind == "chip":
             kinds.append(_CHIP)
         else:
-            kinds.append(UNKNOWN if changed[index] > config.empty_max_change else EMPTY)
+            kinds.append(EMPTY)
     colours_ab = features.colour_lab.reshape(-1, 3)[:, 1:]
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
     calibrated = {team: np.float32(chip_ab[team]) for team in teams if chip_ab and team in chip_ab}

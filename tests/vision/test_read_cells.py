@@ -199,15 +199,6 @@ def test_with_no_red_team_an_unsure_clear_red_disc_is_card_art():
     assert three_teams.cells.count("?") == 96  # with red chips in play the heart may be one
 
 
-def test_with_a_calibration_an_unsure_cell_stays_unknown_even_where_its_disc_looks_as_printed():
-    """A pale or translucent chip changes its card's picture too little to tell (bench photo 53's
-    pale blue chips changed under 5% of their discs): only a changed disc says anything."""
-    change = np.full((10, 10), 0.9, np.float32)  # most discs look unlike the empty board...
-    change[3, 4] = 0.0  # ...this one just as it was printed
-    calibrated = classify(plain_features(), ("B", "G"), CONFIG, model=Unsure(), change=change)
-    assert calibrated[34] == "?" and calibrated.cells.count("?") == 96
-
-
 def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
     class Chips:  # the cell model sure of a chip on every cell
         def probabilities(self, matrix: np.ndarray) -> np.ndarray:
