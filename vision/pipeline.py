@@ -206,8 +206,9 @@ def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Cal
     clearly nearest that team's chips read on this board (``team_of``), and which the cell
     model gives little chance of a hand (``twin_chip_max_hand``). The twin shows the same art
     bare: so the model's doubt between a chip and a card's art (a chip on a court card, a dark
-    chip under glare) is settled. Needs ``twin_chip_min_team_chips`` clear chips of every
-    team read, to know the teams' colours on this photo."""
+    chip under glare) is settled, only where the model was in that doubt (``min_cell_confidence``),
+    not on a card it called empty that a print check doubted. Needs ``twin_chip_min_team_chips``
+    clear chips of every team read, to know the teams' colours on this photo."""
     colour_lab = np.rot90(features.colour_lab, -turns).reshape(-1, 3)
     cover = np.rot90(features.colour_cover, -turns).reshape(-1)
     clear = cover >= config.cluster_min_cover
@@ -216,7 +217,11 @@ def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Cal
     if not unknown.any() or min(len(cells) for cells in chips.values()) < config.twin_chip_min_team_chips:
         return printed
     hand = np.rot90(hand_odds(features).reshape(GRID, GRID), -turns).reshape(-1)
-    candidates = unknown & (cover >= config.twin_min_cover) & (hand < config.twin_chip_max_hand)
+    chip_odds = np.rot90(chip_share(features).reshape(GRID, GRID), -turns).reshape(-1)
+    # the model in doubt (or leaning to a chip): a card it was sure is empty that a print check
+    # doubted is not made a chip (held-out seed 20261206 photo 74: pale tinted paper read blue)
+    doubted_by_model = chip_odds >= 1.0 - config.min_cell_confidence
+    candidates = unknown & (cover >= config.twin_min_cover) & (hand < config.twin_chip_max_hand) & doubted_by_model
     if not candidates.any():
         return printed
     unlike = twin_unlike(patches, printed, candidates.reshape(GRID, GRID), config.twin_chip_max_likeness).reshape(-1)

@@ -420,6 +420,28 @@ def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_
     assert settled and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] != EMPTY for cell in settled)
 
 
+@pytest.mark.parametrize("chip_odds, hand, read", [
+    (0.5, 0.0, "B"),  # the model in doubt between chip and card: the twin settles it
+    (0.01, 0.0, "?"),  # a card the model called empty, doubted by a print check: no chip made of it
+    (0.5, 0.3, "?"),  # a hand may be there (a sleeve in a chip's colour)
+], ids=["in doubt", "sure empty", "hand"])
+def test_a_card_unlike_its_empty_twin_is_a_chip_only_where_the_model_doubted_it(monkeypatch, chip_odds, hand, read):
+    """Held-out seed 20261206 photo 74: two cards the model called empty, made '?' by the print
+    checks, whose faint blue-white tint was clear enough of one colour, were read blue."""
+    monkeypatch.setattr(pipeline, "chip_share", lambda features: np.full(100, chip_odds))
+    monkeypatch.setattr(pipeline, "hand_odds", lambda features: np.full(100, hand))
+    monkeypatch.setattr(pipeline, "twin_unlike", lambda patches, reading, candidates, unlike: candidates)
+    colour_lab = np.zeros((10, 10, 3), np.float32)
+    colour_lab.reshape(-1, 3)[[11, 12, 13]] = (40.0, 10.0, -40.0)  # blue chips
+    colour_lab.reshape(-1, 3)[[21, 22, 23]] = (50.0, -40.0, 30.0)  # green chips
+    colour_lab.reshape(-1, 3)[55] = (42.0, 12.0, -38.0)
+    features = plain_features(colour_lab, np.full((10, 10), 0.9, np.float32))
+    cells = ["#" if i in (0, 9, 90, 99) else "B" if i in (11, 12, 13) else "G" if i in (21, 22, 23)
+             else "?" if i == 55 else "." for i in range(100)]
+    settled = pipeline.chips_where_twin_unlike(Board("".join(cells)), features, lambda: None, 0, ("B", "G"), CONFIG)
+    assert settled[55] == read
+
+
 def test_empty_cards_tinted_like_a_team_short_of_chips_are_all_doubted_when_the_counts_are_impossible():
     """Bench photo 128's class: navy chips under a broad highlight read empty, all alike (disc
     mostly not paper, dark, a little blue), while the black ink of empty cards reads warm under
