@@ -36,8 +36,8 @@ from vision.orient import (INK_EDGE_BAND, PRINTED_RED, Orientation, centre_patch
                            red_unlike_red_chips, register_lead, turned_patches, twin_art, twin_doubts, twin_orientation,
                            twin_unlike)
 from vision.profile import Profile
-from vision.read_cells import (CellFeatures, PreparedBoard, chip_share, classify, hand_odds, measure_cells, paper_clipped,
-                               TEAM_HUES_DEG, hue_deg, hue_gap, prepare, reference_change, team_of)
+from vision.read_cells import (TEAM_HUES_DEG, CellFeatures, PreparedBoard, classify, hue_deg, hue_gap, measure_cells,
+                               model_odds, paper_clipped, prepare, reference_change, team_of)
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -213,11 +213,10 @@ def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Cal
     cover = np.rot90(features.colour_cover, -turns).reshape(-1)
     clear = cover >= config.cluster_min_cover
     chips = {team: [cell for cell, symbol in enumerate(printed.cells) if symbol == team and clear[cell]] for team in teams}
-    unknown = np.array([symbol == UNKNOWN for symbol in printed.cells]) & clear
+    unknown = np.array([symbol == UNKNOWN for symbol in printed.cells])
     if not unknown.any() or min(len(cells) for cells in chips.values()) < config.twin_chip_min_team_chips:
         return printed
-    hand = np.rot90(hand_odds(features).reshape(GRID, GRID), -turns).reshape(-1)
-    chip_odds = np.rot90(chip_share(features).reshape(GRID, GRID), -turns).reshape(-1)
+    chip_odds, hand = (np.rot90(odds.reshape(GRID, GRID), -turns).reshape(-1) for odds in model_odds(features))
     # the model in doubt (or leaning to a chip): a card it was sure is empty that a print check
     # doubted is not made a chip (held-out seed 20261206 photo 74: pale tinted paper read blue)
     doubted_by_model = chip_odds >= 1.0 - config.min_cell_confidence
@@ -682,7 +681,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
             "there. Those cells are shown as '?': look at them on the board.",
         ))
     if not turn_order_allows([printed.count(team) for team in teams], printed.count(UNKNOWN)):
-        chip_odds = np.rot90(chip_share(features).reshape(GRID, GRID), -turns).reshape(-1)
+        chip_odds = np.rot90(model_odds(features)[0].reshape(GRID, GRID), -turns).reshape(-1)
         printed = doubted_until_turns_allow(printed, chip_odds, teams, config.max_doubted_for_counts,
                                             tinted_like_teams(printed, features, turns, teams, config))
         warnings.append(VisionWarning(

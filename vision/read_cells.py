@@ -524,16 +524,12 @@ def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarra
     return np.where(hidden >= config.max_hidden_probability, CLASSES.index("hidden"), calls)
 
 
-def chip_share(features: CellFeatures, model: CellModel | None = None) -> np.ndarray:
-    """(100,) the cell model's share for a chip against an empty card, per cell."""
+def model_odds(features: CellFeatures, model: CellModel | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(100,) each, from one run of the cell model: its share for a chip against an empty card,
+    and its probability of a hand, per cell."""
     probabilities = (model or default_model()).probabilities(features.matrix())
-    chip, empty = (probabilities[:, CLASSES.index(name)] for name in ("chip", "empty"))
-    return chip / np.maximum(chip + empty, 1e-9)
-
-
-def hand_odds(features: CellFeatures, model: CellModel | None = None) -> np.ndarray:
-    """(100,) the cell model's probability of a hand over each cell."""
-    return (model or default_model()).probabilities(features.matrix())[:, CLASSES.index("hidden")]
+    chip, empty, hand = (probabilities[:, CLASSES.index(name)] for name in ("chip", "empty", "hidden"))
+    return chip / np.maximum(chip + empty, 1e-9), hand
 
 
 def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: VisionConfig) -> np.ndarray:

@@ -428,8 +428,7 @@ def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_
 def test_a_card_unlike_its_empty_twin_is_a_chip_only_where_the_model_doubted_it(monkeypatch, chip_odds, hand, read):
     """Held-out seed 20261206 photo 74: two cards the model called empty, made '?' by the print
     checks, whose faint blue-white tint was clear enough of one colour, were read blue."""
-    monkeypatch.setattr(pipeline, "chip_share", lambda features: np.full(100, chip_odds))
-    monkeypatch.setattr(pipeline, "hand_odds", lambda features: np.full(100, hand))
+    monkeypatch.setattr(pipeline, "model_odds", lambda features: (np.full(100, chip_odds), np.full(100, hand)))
     monkeypatch.setattr(pipeline, "twin_unlike", lambda patches, reading, candidates, unlike: candidates)
     colour_lab = np.zeros((10, 10, 3), np.float32)
     colour_lab.reshape(-1, 3)[[11, 12, 13]] = (40.0, 10.0, -40.0)  # blue chips
