@@ -289,7 +289,22 @@ class VisionConfig:
     twin_art_max_tint: float = 15.0  # ... and is of the same colour (a, b; empties on dev seeds: 12 at most)
     # a '?' card whose empty twin looks this little alike, whose disc is one colour (twin_min_cover)
     # clearly a team's, is that team's chip (pipeline.chips_where_twin_unlike) when the cell model
-    # gives a hand less than this chance (sleeves in a chip's colour over cards had up to 0.19) ...
+    # gives a hand less than settled_chip_max_hand ...
     twin_chip_max_likeness: float = 0.5
-    twin_chip_max_hand: float = 0.1
     twin_chip_min_team_chips: int = 3  # ... and every team has this many clear chips read, to know its colour
+    # a '?' cell whose disc's colours (vision/chip_likeness.py) are as near its 3rd nearest chip of a
+    # team as 0.7 of its nearest empty card, within 3 times the team's chips' own spread and 1.5 times
+    # nearer than any other team's chips, is that team's chip (the print checks then vet it as any
+    # chip: an ace's big heart looks like red chips). On the final readings of dev seeds 20261129 and
+    # 5151, no set-up: 30 '?' right, none wrong (0.8: 2 chips of a yellowish red team given to green;
+    # 4 spreads: a hand's cell given its chip). Not a cell whose chip-sized disc is less than 0.7 not
+    # paper (seed 20261208 photo 107: cards washed out by glare were like green chips washed out beside them)
+    like_chip_disc_share: float = 0.4
+    like_chip_min_disc_cover: float = 0.7
+    like_chip_neighbours: int = 3  # every team must show this many chips
+    like_chip_max_empty_ratio: float = 0.7
+    like_chip_max_spread: float = 3.0
+    like_chip_min_separation: float = 1.5
+    # neither rule makes a chip of a '?' where the cell model gives a hand this chance: sleeves in a
+    # chip's colour over cards had 0.19 (dev seeds), 0.16 to 0.67 (dev 5151/114, read on its true grid)
+    settled_chip_max_hand: float = 0.1

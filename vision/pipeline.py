@@ -22,6 +22,7 @@ from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CHIP_SUPPLY, teams_for
 from referee.judge import turn_order_allows
 from vision.chip_grid import chip_offsets, grid_move, keeps_shift, stretch_reach
+from vision.chip_likeness import chips_like_team_chips, disc_histograms
 from vision.config import VisionConfig
 from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, VisionError, VisionWarning, VisionWarningKind,
                            warned)
@@ -200,15 +201,18 @@ def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Cal
 
 
 def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Callable[[], np.ndarray], turns: int,
-                            teams: tuple[str, ...], config: VisionConfig) -> Board:
+                            odds: Callable[[], tuple[np.ndarray, ...]], teams: tuple[str, ...], config: VisionConfig
+                            ) -> Board:
     """``printed`` with a team's chip on the '?' cards whose printed twin, read empty, looks
     unlike them (``orient.twin_unlike``), whose disc is mostly one colour (``twin_min_cover``)
     clearly nearest that team's chips read on this board (``team_of``), and which the cell
-    model gives little chance of a hand (``twin_chip_max_hand``). The twin shows the same art
-    bare: so the model's doubt between a chip and a card's art (a chip on a court card, a dark
-    chip under glare) is settled, only where the model was in that doubt (``min_cell_confidence``),
-    not on a card it called empty that a print check doubted. Needs ``twin_chip_min_team_chips``
-    clear chips of every team read, to know the teams' colours on this photo."""
+    model gives little chance of a hand (under ``settled_chip_max_hand``). The twin shows the
+    same art bare: so the model's doubt between a chip and a card's art (a chip on a court
+    card, a dark chip under glare) is settled, only where the model was in that doubt (its
+    share for a chip at least 1 - ``min_cell_confidence``), not on a card it called empty that
+    a print check doubted. Needs ``twin_chip_min_team_chips`` clear chips of every team read,
+    to know the teams' colours on this photo. ``odds``: the model's chip share and hand
+    probability (``model_odds``), (100,) each in the printed orientation."""
     colour_lab = np.rot90(features.colour_lab, -turns).reshape(-1, 3)
     cover = np.rot90(features.colour_cover, -turns).reshape(-1)
     clear = cover >= config.cluster_min_cover
@@ -216,11 +220,11 @@ def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Cal
     unknown = np.array([symbol == UNKNOWN for symbol in printed.cells])
     if not unknown.any() or min(len(cells) for cells in chips.values()) < config.twin_chip_min_team_chips:
         return printed
-    chip_odds, hand = (np.rot90(odds.reshape(GRID, GRID), -turns).reshape(-1) for odds in model_odds(features))
+    chip_odds, hand = odds()
     # the model in doubt (or leaning to a chip): a card it was sure is empty that a print check
     # doubted is not made a chip (held-out seed 20261206 photo 74: pale tinted paper read blue)
     doubted_by_model = chip_odds >= 1.0 - config.min_cell_confidence
-    candidates = unknown & (cover >= config.twin_min_cover) & (hand < config.twin_chip_max_hand) & doubted_by_model
+    candidates = unknown & (cover >= config.twin_min_cover) & (hand < config.settled_chip_max_hand) & doubted_by_model
     if not candidates.any():
         return printed
     unlike = twin_unlike(patches, printed, candidates.reshape(GRID, GRID), config.twin_chip_max_likeness).reshape(-1)
@@ -240,14 +244,35 @@ def lazy_patches(prepared: PreparedBoard) -> Callable[[], np.ndarray]:
 def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeatures, patches: Callable[[], np.ndarray],
                   turns: int, teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``printed`` (the reading, printed top up, the board ``turns`` quarter turns from it)
-    checked against the card under each cell: '?' where the print doubts a call
-    (``unknown_where_doubtful``), empty where a '?' card looks like its empty twin
+    with a chip where a '?' looks like several of one team's chips on this board
+    (``settled_by_likeness``), then checked against the card under each cell: '?' where the
+    print doubts a call (``unknown_where_doubtful``: a chip made so too; an ace's big heart
+    looks like red chips), empty where a '?' card looks like its empty twin
     (``empty_where_twin_alike``), a chip where it looks unlike it in a team's colour
     (``chips_where_twin_unlike``). ``patches``: ``orient.centre_patches`` in the printed
     orientation, cut only when asked for."""
+    odds = cache(lambda: tuple(np.rot90(o.reshape(GRID, GRID), -turns).reshape(-1) for o in model_odds(features)))
+    printed = settled_by_likeness(printed, prepared, features, turns, odds, teams, config)
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
     printed = empty_where_twin_alike(printed, prepared, patches, turns, config)
-    return chips_where_twin_unlike(printed, features, patches, turns, teams, config)
+    return chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
+
+
+def settled_by_likeness(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
+                        odds: Callable[[], tuple[np.ndarray, ...]], teams: tuple[str, ...], config: VisionConfig) -> Board:
+    """``chip_likeness.chips_like_team_chips`` on the '?' cells but those whose disc is mostly
+    paper (a card washed out by glare looks like the chips washed out beside it) or where the
+    cell model gives a hand some chance (a sleeve in a chip's colour). ``odds``: the model's
+    chip share and hand probability (``model_odds``), (100,) each in the printed orientation,
+    asked for only when needed."""
+    settleable = ((np.rot90(features.disc_cover, -turns).reshape(-1) >= config.like_chip_min_disc_cover)
+                  & np.array([symbol == UNKNOWN for symbol in printed.cells]))
+    if not settleable.any():
+        return printed
+    settleable &= odds()[1] < config.settled_chip_max_hand
+    histograms = np.rot90(disc_histograms(prepared.lab, prepared.cell_px, config.like_chip_disc_share).reshape(
+        GRID, GRID, -1), -turns).reshape(GRID * GRID, -1)
+    return chips_like_team_chips(printed, histograms, settleable, teams, config)
 
 
 def print_taken_for_chips(board: Board) -> tuple[Board, bool]:

@@ -413,7 +413,23 @@ def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
-    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, twin_chip_max_likeness=-1.0),
+    twins_only = replace(CONFIG, like_chip_max_empty_ratio=-1.0)  # the chips' likeness would settle some as well
+    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(twins_only, twin_chip_max_likeness=-1.0),
+                           locate=lambda *_: located).board.cells
+    read = analyze_image(decoded.image_bgr, photo.label["teams"], twins_only, locate=lambda *_: located).board.cells
+    settled = [cell for cell, (before, after) in enumerate(zip(strict, read)) if before != after]
+    assert settled and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] != EMPTY for cell in settled)
+
+
+def test_a_cell_unsure_that_looks_like_a_teams_chips_on_the_same_board_is_read_as_its_chip():
+    """Dev photo 5151/108, read on its true grid: a dark blue chip the cell model could not
+    tell from its card looks like the board's other blue chips and like no empty card
+    (``chip_likeness.chips_like_team_chips``)."""
+    photo = render_one(5151, 108)
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    truth = "".join(photo.label["grid"])
+    located = true_fit(photo.label, decoded.scale)
+    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, like_chip_max_empty_ratio=-1.0),
                            locate=lambda *_: located).board.cells
     read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG, locate=lambda *_: located).board.cells
     settled = [cell for cell, (before, after) in enumerate(zip(strict, read)) if before != after]
@@ -428,7 +444,6 @@ def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_
 def test_a_card_unlike_its_empty_twin_is_a_chip_only_where_the_model_doubted_it(monkeypatch, chip_odds, hand, read):
     """Held-out seed 20261206 photo 74: two cards the model called empty, made '?' by the print
     checks, whose faint blue-white tint was clear enough of one colour, were read blue."""
-    monkeypatch.setattr(pipeline, "model_odds", lambda features: (np.full(100, chip_odds), np.full(100, hand)))
     monkeypatch.setattr(pipeline, "twin_unlike", lambda patches, reading, candidates, unlike: candidates)
     colour_lab = np.zeros((10, 10, 3), np.float32)
     colour_lab.reshape(-1, 3)[[11, 12, 13]] = (40.0, 10.0, -40.0)  # blue chips
@@ -437,7 +452,8 @@ def test_a_card_unlike_its_empty_twin_is_a_chip_only_where_the_model_doubted_it(
     features = plain_features(colour_lab, np.full((10, 10), 0.9, np.float32))
     cells = ["#" if i in (0, 9, 90, 99) else "B" if i in (11, 12, 13) else "G" if i in (21, 22, 23)
              else "?" if i == 55 else "." for i in range(100)]
-    settled = pipeline.chips_where_twin_unlike(Board("".join(cells)), features, lambda: None, 0, ("B", "G"), CONFIG)
+    settled = pipeline.chips_where_twin_unlike(Board("".join(cells)), features, lambda: None, 0, lambda: (np.full(100, chip_odds), np.full(100, hand)),
+                                               ("B", "G"), CONFIG)
     assert settled[55] == read
 
 
