@@ -73,7 +73,8 @@ def chips_like_team_chips(board: Board, histograms: np.ndarray, settleable: np.n
         best, team = nearest[0]
         runner_up = nearest[1][0] if len(nearest) > 1 else np.inf
         kth = float(to_teams[team][row, config.like_chip_neighbours - 1])
-        if (kth <= config.like_chip_max_empty_ratio * to_empty[row] and kth <= config.like_chip_max_spread * spreads[team]
+        if (kth <= config.like_chip_max_empty_ratio * to_empty[row]
+                and kth <= config.like_chip_max_spread * spreads[team]
                 and runner_up >= config.like_chip_min_separation * best):
             cells[cell] = team
     return Board("".join(cells))

@@ -201,8 +201,8 @@ def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Cal
 
 
 def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Callable[[], np.ndarray], turns: int,
-                            odds: Callable[[], tuple[np.ndarray, ...]], teams: tuple[str, ...], config: VisionConfig
-                            ) -> Board:
+                            odds: Callable[[], tuple[np.ndarray, np.ndarray]], teams: tuple[str, ...],
+                            config: VisionConfig) -> Board:
     """``printed`` with a team's chip on the '?' cards whose printed twin, read empty, looks
     unlike them (``orient.twin_unlike``), whose disc is mostly one colour (``twin_min_cover``)
     clearly nearest that team's chips read on this board (``team_of``), and which the cell
@@ -212,9 +212,8 @@ def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Cal
     share for a chip at least 1 - ``min_cell_confidence``), not on a card it called empty that
     a print check doubted. Needs ``twin_chip_min_team_chips`` clear chips of every team read,
     to know the teams' colours on this photo. ``odds``: the model's chip share and hand
-    probability (``model_odds``), (100,) each in the printed orientation."""
-    colour_lab = np.rot90(features.colour_lab, -turns).reshape(-1, 3)
-    cover = np.rot90(features.colour_cover, -turns).reshape(-1)
+    probability (``printed_odds``)."""
+    colour_lab, cover = printed_order(features.colour_lab, turns), printed_order(features.colour_cover, turns)
     clear = cover >= config.cluster_min_cover
     chips = {team: [cell for cell, symbol in enumerate(printed.cells) if symbol == team and clear[cell]] for team in teams}
     unknown = np.array([symbol == UNKNOWN for symbol in printed.cells])
@@ -235,6 +234,24 @@ def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Cal
     return Board("".join(cells))
 
 
+def printed_order(per_cell: np.ndarray, turns: int) -> np.ndarray:
+    """(100, ...) a measure per cell of the rectified board, (10, 10, ...) or (100, ...), in the
+    cell order of the printed orientation, the board ``turns`` quarter turns from it.
+
+    >>> printed_order(np.arange(100), 1)[:3].tolist()
+    [90, 80, 70]
+    """
+    tail = per_cell.shape[2:] if per_cell.shape[:2] == (GRID, GRID) else per_cell.shape[1:]
+    return np.rot90(per_cell.reshape(GRID, GRID, *tail), -turns).reshape(GRID * GRID, *tail)
+
+
+def printed_odds(features: CellFeatures, turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """``read_cells.model_odds`` (a chip's share against an empty card, a hand's probability)
+    in the printed orientation's cell order."""
+    chip, hand = model_odds(features)
+    return printed_order(chip, turns), printed_order(hand, turns)
+
+
 def lazy_patches(prepared: PreparedBoard) -> Callable[[], np.ndarray]:
     """``orient.centre_patches`` of the rectified board, cut once and only when first asked
     for: only a twin compared needs them (a few ms a board)."""
@@ -251,7 +268,7 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     (``empty_where_twin_alike``), a chip where it looks unlike it in a team's colour
     (``chips_where_twin_unlike``). ``patches``: ``orient.centre_patches`` in the printed
     orientation, cut only when asked for."""
-    odds = cache(lambda: tuple(np.rot90(o.reshape(GRID, GRID), -turns).reshape(-1) for o in model_odds(features)))
+    odds = cache(lambda: printed_odds(features, turns))
     printed = settled_by_likeness(printed, prepared, features, turns, odds, teams, config)
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
     printed = empty_where_twin_alike(printed, prepared, patches, turns, config)
@@ -259,19 +276,18 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
 
 
 def settled_by_likeness(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
-                        odds: Callable[[], tuple[np.ndarray, ...]], teams: tuple[str, ...], config: VisionConfig) -> Board:
+                        odds: Callable[[], tuple[np.ndarray, np.ndarray]], teams: tuple[str, ...], config: VisionConfig
+                        ) -> Board:
     """``chip_likeness.chips_like_team_chips`` on the '?' cells but those whose disc is mostly
     paper (a card washed out by glare looks like the chips washed out beside it) or where the
     cell model gives a hand some chance (a sleeve in a chip's colour). ``odds``: the model's
-    chip share and hand probability (``model_odds``), (100,) each in the printed orientation,
-    asked for only when needed."""
-    settleable = ((np.rot90(features.disc_cover, -turns).reshape(-1) >= config.like_chip_min_disc_cover)
+    chip share and hand probability (``printed_odds``), asked for only when needed."""
+    settleable = ((printed_order(features.disc_cover, turns) >= config.like_chip_min_disc_cover)
                   & np.array([symbol == UNKNOWN for symbol in printed.cells]))
     if not settleable.any():
         return printed
     settleable &= odds()[1] < config.settled_chip_max_hand
-    histograms = np.rot90(disc_histograms(prepared.lab, prepared.cell_px, config.like_chip_disc_share).reshape(
-        GRID, GRID, -1), -turns).reshape(GRID * GRID, -1)
+    histograms = printed_order(disc_histograms(prepared.lab, prepared.cell_px, config.like_chip_disc_share), turns)
     return chips_like_team_chips(printed, histograms, settleable, teams, config)
 
 
@@ -337,8 +353,8 @@ def tinted_like_teams(printed: Board, features: CellFeatures, turns: int, teams:
     not paper (``tinted_min_disc_cover``) and tinted (``tinted_min_chroma``) within
     ``tinted_hue_reach_deg`` of the hue of the team's chips read (of a typical chip's while
     fewer than two are read). Not red cards for the red team: their ink has its hue."""
-    colour_lab = np.rot90(features.colour_lab, -turns).reshape(-1, 3)
-    covered = np.rot90(features.disc_cover, -turns).reshape(-1) >= config.tinted_min_disc_cover
+    colour_lab = printed_order(features.colour_lab, turns)
+    covered = printed_order(features.disc_cover, turns) >= config.tinted_min_disc_cover
     chroma = np.hypot(colour_lab[:, 1], colour_lab[:, 2])
     hue = hue_deg(colour_lab[:, 1:])
     tinted = {}
@@ -706,7 +722,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
             "there. Those cells are shown as '?': look at them on the board.",
         ))
     if not turn_order_allows([printed.count(team) for team in teams], printed.count(UNKNOWN)):
-        chip_odds = np.rot90(model_odds(features)[0].reshape(GRID, GRID), -turns).reshape(-1)
+        chip_odds = printed_odds(features, turns)[0]
         printed = doubted_until_turns_allow(printed, chip_odds, teams, config.max_doubted_for_counts,
                                             tinted_like_teams(printed, features, turns, teams, config))
         warnings.append(VisionWarning(
