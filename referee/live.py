@@ -22,8 +22,9 @@ the five cells of a sequence when several windows fit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
+from itertools import combinations, product
 
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board, turned_cell
 from referee.cells import (
@@ -41,6 +42,7 @@ from referee.cells import (
 from referee.errors import CorrectionError
 from referee.game import new_sequence_options
 from referee.judge import judge
+from referee.lines import LINES
 from referee.moves import MoveKind, infer_move, removal_violations
 from referee.sequences import Sequence, find_runs
 
@@ -104,6 +106,58 @@ def sequences_on(board: Board, team: Team) -> list[Sequence]:
     return found
 
 
+def run_around(grid: str, line: tuple[Cell, ...], window: tuple[Cell, ...], team: Team) -> tuple[Cell, ...]:
+    """The longest stretch of ``line`` holding ``team``'s chips or corners that holds ``window``."""
+    start, stop = line.index(window[0]), line.index(window[-1]) + 1
+    while start > 0 and grid[line[start - 1]] in (team, CORNER_MARK):
+        start -= 1
+    while stop < len(line) and grid[line[stop]] in (team, CORNER_MARK):
+        stop += 1
+    return line[start:stop]
+
+
+def _on_one_line(a: Sequence, b: Sequence) -> bool:
+    return any(set(a.cells) | set(b.cells) <= set(line) for line in LINES)
+
+
+def _share_at_most_one(windows: Iterable[Sequence], others: Iterable[Sequence]) -> bool:
+    others = list(others)
+    return all(len(set(a.cells) & set(b.cells)) <= 1 for a in windows for b in others if a is not b)
+
+
+def unknown_windows_moved(grid: str, c: Cell, team: Team, claimed: list[Sequence],
+                          unknown: Collection[Sequence]) -> list[Sequence]:
+    """``claimed`` with ``team``'s windows whose five cells nobody saw chosen (``unknown``: a
+    game joined when they were already made) moved within their runs on the lines through
+    ``c`` to where ``team``'s chip on ``c`` (already in ``grid``) completes the most new
+    sequences; as they were unless that makes more. A run of 8 seen at the start and
+    lengthened to 9 holds two sequences: the players had taken the five that leave room."""
+    before = grid[:c] + EMPTY + grid[c + 1:]
+    runs: dict[tuple[Cell, ...], list[Sequence]] = {}
+    for line in (line for line in LINES if c in line):
+        for s in claimed:
+            if s in unknown and s.team == team and set(s.cells) <= set(line):
+                runs.setdefault(run_around(before, line, s.cells, team), []).append(s)
+    if not runs:
+        return claimed
+    moving = [s for windows in runs.values() for s in windows]
+    kept = [s for s in claimed if s not in moving]
+
+    def placings(run: tuple[Cell, ...], count: int) -> list[tuple[Sequence, ...]]:
+        windows = [Sequence(team, run[i:i + SEQUENCE_LENGTH]) for i in range(len(run) - SEQUENCE_LENGTH + 1)]
+        return [chosen for chosen in combinations(windows, count) if _share_at_most_one(chosen, chosen)]
+
+    def made(placed: list[Sequence]) -> int:
+        return len(new_sequence_options(grid, c, team, kept + placed)[0])
+
+    best, most = moving, made(moving)
+    for choice in product(*(placings(run, len(windows)) for run, windows in runs.items())):
+        placed = [s for chosen in choice for s in chosen]
+        if _share_at_most_one(placed, [s for s in kept if s.team == team]) and made(placed) > most:
+            best, most = placed, made(placed)
+    return kept + best
+
+
 def _turned_sequence(sequence: Sequence, k: int) -> Sequence:
     return Sequence(sequence.team, tuple(sorted(turned_cell(c, k) for c in sequence.cells)))
 
@@ -156,6 +210,7 @@ class LiveReferee:
         self.teams = teams_for(team_count)
         self.board = board
         self.claimed: list[Sequence] = [s for team in self.teams for s in sequences_on(board, team)]
+        self.unseen_made: set[Sequence] = set(self.claimed)  # their five cells are a guess: see _claim
         # chips certainly in a sequence whichever windows were completed: never a false alarm
         self.protected: set[Cell] = set(judge(board, team_count).definitely_protected)
         self.to_play: Team | None = None  # unknown until a team places a chip
@@ -299,6 +354,7 @@ class LiveReferee:
         self.board, self.claimed, self.protected, self.cleared, self.choice = _turned_state(
             self.board, self.claimed, self.protected, self.cleared, self.choice, k)
         self.doubted = {turned_cell(c, k) for c in self.doubted}
+        self.unseen_made = {_turned_sequence(s, k) for s in self.unseen_made}
         self._history = [_turned_seen(seen, k) for seen in self._history]
         how = {1: "a quarter turn clockwise", 2: "half a turn", 3: "a quarter turn anticlockwise"}.get(k, "not at all")
         return [LiveEvent("turn", None, None, None,
@@ -378,6 +434,11 @@ class LiveReferee:
         return events
 
     def _claim(self, team: Team, c: Cell, correction: bool = False) -> list[LiveEvent]:
+        claimed = unknown_windows_moved(self.board.cells, c, team, self.claimed, self.unseen_made)
+        moved = [s for s in claimed if s not in self.claimed]
+        self.claimed = claimed
+        self.unseen_made.update(moved)
+        self.protected.update(x for s in moved for x in s.cells if x not in CORNERS)
         options = new_sequence_options(self.board.cells, c, team, self.claimed)
         chosen = options[0]
         events = []
@@ -391,6 +452,9 @@ class LiveReferee:
                 detail += (f" Several windows fit: {options_text(options)}. Option 1 counts until the players "
                            "choose.")
             events.append(LiveEvent("sequence", team, None, sequence.cells, detail, correction, offered))
+        # a window made unseen that a new one on its line now builds on is one the players took
+        self.protected.update(x for s in self.claimed if s in self.unseen_made and s.team == team
+                              for new in chosen if _on_one_line(s, new) for x in s.cells if x not in CORNERS)
         if offered:  # the latest choice is the open one
             self.choice = SequenceChoice(team, c, options, 1)
         elif chosen and self.choice is not None and self.choice.team == team:
@@ -413,6 +477,7 @@ class LiveReferee:
             team = self.board[c]
             options = new_sequence_options(self.board.cells, c, team, self.claimed)
             self.claimed.extend(options[0])
+            self.unseen_made.update(options[0])
             in_every = set.intersection(*({x for s in option for x in s.cells} for option in options))
             self.protected.update(in_every - set(CORNERS))
         if self.winner is None:

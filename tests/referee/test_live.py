@@ -96,6 +96,26 @@ def test_a_game_joined_late_counts_the_sequences_already_on_the_board() -> None:
     assert [e.type for e in events] == ["placed", "sequence", "winner"]
 
 
+@pytest.mark.parametrize("end", [0, 9])
+def test_a_run_of_eight_seen_when_joining_and_made_nine_at_either_end_is_two_sequences(end: int) -> None:
+    """Which five of the run the players took is not known; they took the five that leave
+    room, or the ninth chip could not make a second sequence (rendered game 20261219/2)."""
+    run = [(2, c, "B") for c in range(1, 9)]
+    live = LiveReferee(2, _board(*run, (5, 5, "G"), (6, 6, "G")))
+    assert live.winner is None
+    events = live.observe(_board(*run, (5, 5, "G"), (6, 6, "G"), (2, end, "B")))
+    assert [e.type for e in events] == ["placed", "sequence", "winner"]
+    assert {cell(2, c) for c in range(1, 9)} <= live.protected
+    assert [e.type for e in live.undo()] == ["undo"] and live.winner is None and len(live.claimed) == 1
+
+
+def test_a_run_seen_when_joining_is_not_made_two_sequences_by_a_chip_beside_it() -> None:
+    run = [(2, c, "B") for c in range(1, 7)]
+    live = LiveReferee(2, _board(*run, (5, 5, "G"), (6, 6, "G")))
+    events = live.observe(_board(*run, (5, 5, "G"), (6, 6, "G"), (2, 7, "B")))
+    assert [e.type for e in events] == ["placed"] and len(live.claimed) == 1
+
+
 def test_a_sequence_hidden_in_the_first_reading_counts_once_it_shows() -> None:
     """A hand over the board when the game was joined: the chip it hid completed a sequence
     before anyone watched, so it shows with no event, and the team's next sequence wins."""
