@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.bots import BotPolicy, choose_action, play_game, play_turn
+from referee.bots import BotPolicy, choose_action, line_value, play_game, play_turn, play_value
 from referee.cells import CHIP_SUPPLY, CORNERS, DECK, LAYOUT, cell, cells_of, teams_for
 from referee.errors import IllegalActionError
 from referee.game import (
@@ -734,3 +734,23 @@ def test_bot_games_end_within_the_turn_limit() -> None:
     assert game.is_over and game.winner in ("B", "G")
     with pytest.raises(IllegalActionError, match="over"):
         choose_action(game, rng)
+
+
+def test_a_skilled_bot_completes_its_line_and_wins_sooner_than_a_random_one() -> None:
+    rows = ["#........#", "..........", "..........", "..........", "..........",
+            ".....B....", "..........", "..........", "..........", "#BBB.....#"]
+    cells = "".join(rows)
+    assert line_value(cells, cell(9, 4), "B") > 10 * line_value(cells, cell(3, 3), "B")
+    assert line_value(cells, cell(9, 4), "G") > line_value(cells, cell(3, 3), "G")  # blocking
+    assert play_value(cells, "JS", cell(9, 2), "G") > play_value(cells, "JS", cell(5, 5), "G")
+    assert play_value(cells, "JD", cell(9, 4), "B") < line_value(cells, cell(9, 4), "B")
+
+    def chips_at_end(skill: float) -> float:
+        ends = []
+        for seed in range(12):
+            rng = np.random.default_rng(seed)
+            board = play_game(Game.new(2, rng), rng, BotPolicy(skill=skill)).board()
+            ends.append(sum(board.count(team) for team in "BG"))
+        return float(np.median(ends))
+
+    assert chips_at_end(0.9) < 0.8 * chips_at_end(0.0)

@@ -16,6 +16,7 @@ from typing import Final
 import numpy as np
 
 from referee.board import CORNER_MARK, EMPTY, Board
+from referee.bots import line_value, play_value
 from referee.cells import CELLS, CORNERS, DECK, LAYOUT, ONE_EYED_JACKS, TWO_EYED_JACKS, cells_of, teams_for, \
     win_target
 from referee.lines import LINES, windows_through
@@ -62,24 +63,6 @@ def _in_run(cells: list[str], c: int) -> bool:
         if all(cells[x] == team or cells[x] == CORNER_MARK for x in window):
             return True
     return False
-
-
-def _cell_value(cells: list[str], c: int, team: str) -> float:
-    """How much a chip of ``team`` on ``c`` builds its lines and blocks others."""
-    value = 0.0
-    for window in windows_through(c):
-        own = other = 0
-        for x in window:
-            v = cells[x]
-            if v == team or v == CORNER_MARK:
-                own += 1
-            elif v != EMPTY:
-                other += 1
-        if other == 0:
-            value += 4.0**own
-        elif own == 0:
-            value += 0.5 * 4.0**other  # blocking an opponent's window
-    return value
 
 
 def sample_position(rng: np.random.Generator, *, teams: int | None = None, turns: int | None = None) -> Position:
@@ -148,18 +131,17 @@ def _choose(cells: list[str], hand: list[str], team: str, skill: float,
         if card in TWO_EYED_JACKS:
             empties = [c for c in CELLS if cells[c] == EMPTY]
             if empties:
-                best = max(empties, key=lambda c: _cell_value(cells, c, team))
-                # a sensible player saves wild Jacks for when they matter
-                options.append((_cell_value(cells, best, team) * 0.6, card, best, False))
+                best = max(empties, key=lambda c: line_value(cells, c, team))
+                options.append((play_value(cells, card, best, team), card, best, False))
         elif card in ONE_EYED_JACKS:
             foes = [c for c in CELLS if cells[c] not in (EMPTY, CORNER_MARK, team) and not _in_run(cells, c)]
             if foes:
-                best = max(foes, key=lambda c: _cell_value(cells, c, cells[c]))
-                options.append((_cell_value(cells, best, cells[best]) * 0.5, card, best, True))
+                best = max(foes, key=lambda c: line_value(cells, c, cells[c]))
+                options.append((play_value(cells, card, best, team), card, best, True))
         else:
             for c in cells_of(card):
                 if cells[c] == EMPTY:
-                    options.append((_cell_value(cells, c, team), card, c, False))
+                    options.append((line_value(cells, c, team), card, c, False))
     if not options:
         return None
     if rng.random() < skill:

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from referee.board import Board
-from referee.bots import play_game
+from referee.bots import BotPolicy, play_game
 from referee.cells import ONE_EYED_JACKS, SIZE, cell_col, cell_row
 from referee.game import Game, Pass, Play
 from referee.record import record_of
@@ -83,8 +83,12 @@ class Move:
 
 
 def game_moves(rng: np.random.Generator, players: int) -> tuple[Board, list[Move], int]:
-    """A bot game replayed play by play: the empty board, its moves and the team count."""
-    game = play_game(Game.new(players, rng), rng)
+    """A bot game replayed play by play: the empty board, its moves and the team count.
+
+    The bots build their lines as players do; random ones fill the board until the deck
+    runs out, to positions no real game reaches."""
+    skill = float(rng.uniform(0.3, 0.95))
+    game = play_game(Game.new(players, rng), rng, BotPolicy(skill=skill))
     record = record_of(game)
     replayed = Game(record.setup)
     moves: list[Move] = []
