@@ -53,7 +53,8 @@ SEQUENCE_LENGTH = 5
 class LiveEvent:
     """One thing that happened at the table (see DESIGN's ``seqcam watch --json`` line)."""
 
-    type: str  # "placed" | "removed" | "sequence" | "winner" | "violation" | "undo" | "confirm" | "choose" | "turn"
+    type: str  # "placed" | "removed" | "sequence" | "sequence_possible" | "winner" | "violation" | "undo" | "confirm" |
+    # "choose" | "turn"
     team: Team | None
     cell: Cell | None
     cells: tuple[Cell, ...] | None
@@ -389,9 +390,16 @@ class LiveReferee:
             self.protected.update(x for s in wanted for x in s.cells if x not in CORNERS)
             self.choice = SequenceChoice(choice.team, choice.cell, choice.options, number)
         name = team_name.capitalize()
-        return [event, *(LiveEvent("sequence", choice.team, None, s.cells,
-                                   f"{name}'s sequence is {window_text(s.cells)}, as the players chose.", True)
-                         for s in wanted)]
+        events = [event, *(LiveEvent("sequence", choice.team, None, s.cells,
+                                     f"{name}'s sequence is {window_text(s.cells)}, as the players chose.", True)
+                           for s in wanted)]
+        if self.winner is None and self._leader() == choice.team:
+            self.winner = choice.team
+            events.append(LiveEvent("winner", choice.team, None, None, f"{name} wins.", True))
+        elif self.winner == choice.team and self._leader() != choice.team:
+            self.winner = None
+            events.append(LiveEvent("winner_undone", choice.team, None, None, f"{name} has not won after all.", True))
+        return events
 
     def lose_track(self) -> None:
         """Moves may have gone unseen (the board was out of view): whose turn it is is unknown
@@ -434,17 +442,15 @@ class LiveReferee:
         return events
 
     def _claim(self, team: Team, c: Cell, correction: bool = False) -> list[LiveEvent]:
-        claimed = unknown_windows_moved(self.board.cells, c, team, self.claimed, self.unseen_made)
-        moved = [s for s in claimed if s not in self.claimed]
-        self.claimed = claimed
-        self.unseen_made.update(moved)
-        self.protected.update(x for s in moved for x in s.cells if x not in CORNERS)
         options = new_sequence_options(self.board.cells, c, team, self.claimed)
+        if len(options) == 1:
+            options = self._with_unseen_windows_moved(team, c, options[0])
         chosen = options[0]
         events = []
         name = TEAM_NAMES[team].capitalize()
         offered = tuple(tuple(s.cells for s in option) for option in options) if len(options) > 1 else None
-        for sequence in chosen:
+        made = [s for s in chosen if s not in self.claimed]  # an option may keep windows already claimed
+        for sequence in made:
             self.claimed.append(sequence)
             self.protected.update(x for x in sequence.cells if x not in CORNERS)
             detail = f"{name} completed a sequence."
@@ -452,17 +458,38 @@ class LiveReferee:
                 detail += (f" Several windows fit: {options_text(options)}. Option 1 counts until the players "
                            "choose.")
             events.append(LiveEvent("sequence", team, None, sequence.cells, detail, correction, offered))
-        # a window made unseen that a new one on its line now builds on is one the players took
+        # a window made unseen that a new one on its line builds on is one the players took
         self.protected.update(x for s in self.claimed if s in self.unseen_made and s.team == team
-                              for new in chosen if _on_one_line(s, new) for x in s.cells if x not in CORNERS)
+                              for new in made if _on_one_line(s, new) for x in s.cells if x not in CORNERS)
+        if offered and not made:
+            events.append(LiveEvent(
+                "sequence_possible", team, None, None,
+                f"{name} may have completed a sequence: it counts if the five cells taken for {name.lower()}'s "
+                f"earlier sequence, made before the game was followed, were those of option 2. Options: "
+                f"{options_text(options)}. Option 1 counts until the players choose.", correction, offered))
         if offered:  # the latest choice is the open one
             self.choice = SequenceChoice(team, c, options, 1)
-        elif chosen and self.choice is not None and self.choice.team == team:
+        elif made and self.choice is not None and self.choice.team == team:
             self.choice = None  # the team built on it: the windows taken for now stand
-        if chosen and self.winner is None and self._leader() == team:
+        if made and self.winner is None and self._leader() == team:
             self.winner = team
             events.append(LiveEvent("winner", team, None, None, f"{name} wins.", correction))
         return events
+
+    def _with_unseen_windows_moved(self, team: Team, c: Cell, made: tuple[Sequence, ...]
+                                   ) -> tuple[tuple[Sequence, ...], ...]:
+        """The sequences a chip on ``c`` makes (``made``, no choice), and a second option where
+        the team's windows made before the game was followed lie elsewhere in their runs and
+        the chip makes more: which five the players took then is theirs to say (a run of 8
+        seen at the start and made 9 is two sequences only if the first was at an end)."""
+        moved = unknown_windows_moved(self.board.cells, c, team, self.claimed, self.unseen_made)
+        if moved == self.claimed:
+            return (made,)
+        taken_before = tuple(s for s in self.claimed if s not in moved)
+        taken_instead = tuple(s for s in moved if s not in self.claimed)
+        more = new_sequence_options(self.board.cells, c, team, moved)[0]
+        self.unseen_made.update(taken_instead)
+        return taken_before + made, taken_instead + more
 
     def _revealed(self, after: Board, moved: Cell | None = None) -> list[Cell]:
         """The chips in ``after`` on cells not read until now (hidden in the first reading), but ``moved``."""

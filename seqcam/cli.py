@@ -99,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
         "                             e.g. set 3,4 blue 3,5 empty\n"
         "  choose N                   option N of the latest sequence where several windows fit\n"
         "                             (its line lists them: 1) 2,0-2,4; 2) 2,1-2,5)\n"
+        "                             or of a sequence_possible line (a run seen when the game\n"
+        "                             was joined, lengthened: did it make another sequence?)\n"
         "  help                       these commands\n"
         "Each correction is shown and recorded as event lines with \"correction\": true (types undo,\n"
         "confirm, choose, and the placed, removed, sequence, sequence_undone, winner, winner_undone\n"

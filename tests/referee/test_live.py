@@ -96,17 +96,30 @@ def test_a_game_joined_late_counts_the_sequences_already_on_the_board() -> None:
     assert [e.type for e in events] == ["placed", "sequence", "winner"]
 
 
-@pytest.mark.parametrize("end", [0, 9])
-def test_a_run_of_eight_seen_when_joining_and_made_nine_at_either_end_is_two_sequences(end: int) -> None:
-    """Which five of the run the players took is not known; they took the five that leave
-    room, or the ninth chip could not make a second sequence (rendered game 20261219/2)."""
+def test_a_run_of_eight_seen_when_joining_and_made_nine_at_its_guessed_end_is_two_sequences() -> None:
     run = [(2, c, "B") for c in range(1, 9)]
     live = LiveReferee(2, _board(*run, (5, 5, "G"), (6, 6, "G")))
     assert live.winner is None
-    events = live.observe(_board(*run, (5, 5, "G"), (6, 6, "G"), (2, end, "B")))
+    events = live.observe(_board(*run, (5, 5, "G"), (6, 6, "G"), (2, 9, "B")))
     assert [e.type for e in events] == ["placed", "sequence", "winner"]
-    assert {cell(2, c) for c in range(1, 9)} <= live.protected
-    assert [e.type for e in live.undo()] == ["undo"] and live.winner is None and len(live.claimed) == 1
+    assert {cell(2, c) for c in range(1, 10)} <= live.protected
+
+
+def test_a_run_of_eight_seen_when_joining_and_made_nine_at_the_other_end_asks_the_players() -> None:
+    """Whether the ninth chip makes a second sequence depends on which five the players took
+    before the game was followed: at the far end it does (rendered game 20261219/2), in the
+    middle it does not (bench game 7). The players choose; no winner is guessed."""
+    run = [(2, c, "B") for c in range(1, 9)]
+    board = _board(*run, (5, 5, "G"), (6, 6, "G"), (2, 0, "B"))
+    live = LiveReferee(2, _board(*run, (5, 5, "G"), (6, 6, "G")))
+    events = live.observe(board)
+    assert [e.type for e in events] == ["placed", "sequence_possible"] and live.winner is None
+    assert events[1].options == (((21, 22, 23, 24, 25),), ((24, 25, 26, 27, 28), (20, 21, 22, 23, 24)))
+    chose = live.choose(2)
+    assert [e.type for e in chose] == ["choose", "sequence", "sequence", "winner"] and live.winner == "B"
+    assert {cell(2, c) for c in range(0, 9)} <= live.protected
+    assert [e.type for e in live.choose(1)] == ["choose", "sequence", "winner_undone"] and live.winner is None
+    assert [e.type for e in live.undo()] == ["undo"] and live.winner == "B"
 
 
 def test_a_run_seen_when_joining_is_not_made_two_sequences_by_a_chip_beside_it() -> None:
