@@ -384,6 +384,10 @@ class Tracker:
         self._hands_since: float | None = None  # since when hands are over the board
         self._ring_stale = False  # the ring's reference is the old view's: the view slid since
         self._before_doubt: dict[int, Pending] = {}  # the changed cells' readings when most of the board last changed
+        # the board seen again after a doubt, the picture still since this time: what is read now
+        # has shown since then (no reading was made meanwhile), for as long as it stays still
+        self._still_unread_since: float | None = None
+        self._moving = np.zeros(GRID * GRID, bool)  # the cells whose picture changed since the last frame
         self._last_revisit = -np.inf
         self._change_since = np.full(GRID * GRID, np.inf)  # since when each cell's picture has differed from the reference
         self._hands_near_at = np.full(GRID * GRID, -np.inf)  # when hands last covered each cell or one beside it
@@ -403,6 +407,8 @@ class Tracker:
         if motion is None or (motion > self.track.cell_change).any():
             self._still_since = t
         self._previous = thumb
+        self._moving = (np.ones(GRID * GRID, bool) if motion is None
+                        else motion[1:-1, 1:-1].reshape(-1) > self.track.cell_change)
         inner_change = change[1:-1, 1:-1].reshape(-1)  # the grid's cells, without the ring
         grid_changed = (inner_change > self.track.cell_change).reshape(GRID, GRID)
         # a pale chip's change on an empty card hovers about faint_change: once over it, the
@@ -419,6 +425,8 @@ class Tracker:
         events = []
         # a frame or two unlike the board (a flicker, a shake) that left the view as it was
         blink = self._doubt_since is not None and t - self._doubt_since <= self.track.blink_s
+        if self._doubt_since is not None:
+            self._came_back()
         self._doubt_since = None
         if self.lost:  # the view came back as it was
             self.lost = False
@@ -595,7 +603,9 @@ class Tracker:
         assert self.board is not None
         new_view = self.fresh
         reading = self._arrivals_by_colour(self.read(frame_bgr, arrived), thumb, change, arrived)
-        pending = {c: Pending.after(self._pending.get(c), reading.cells[c], t) for c in map(int, cells)}
+        first_seen = t if new_view else self._unread_since(t)  # a new view's differences may be misreadings
+        pending = {c: self._pending[c].seen(reading.cells[c], t) if c in self._pending
+                   else Pending.first(reading.cells[c], first_seen) for c in map(int, cells)}
         self._pending = pending
         # an empty card whose picture changed passes as empty only when read so clearly: a chip
         # the reader cannot make out (glare, a pale chip) must not pass for no move; nor does a
@@ -632,6 +642,9 @@ class Tracker:
                        & (change[1:-1, 1:-1].reshape(-1) > self.track.cell_change)
                        & (t - self._change_since < self.track.still_s))
             letting_go = [c for c in letting_go if not touched[c]]
+        # nor a cell whose picture is moving now: a hand's edge coming in reads as the card it
+        # passes over, and the reference would keep it (20261220 game 14: a move waited 2.5 s)
+        letting_go = [c for c in letting_go if not self._moving[c]]
         # an empty card changed yet read ? for long: a chip may lie there unseen; the board says so
         doubted = {c: UNKNOWN for c in letting_go if settled[c] == UNKNOWN and self.board.cells[c] == EMPTY
                    and c in arrived}
@@ -914,6 +927,7 @@ class Tracker:
         settled = t - self._still_since >= self.track.relocate_after_s  # not while hands move
         if settled and self._slide(frame_bgr):
             self._doubt_since = None
+            self._came_back()
             if self.lost:
                 self.lost = False
                 events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
@@ -928,6 +942,7 @@ class Tracker:
             if (analysis is not None and turns is not None and (self._moved(analysis, turns) or stale)
                     and self._adopt(frame_bgr, analysis, turns, trust or stale, t)):
                 self._doubt_since = None
+                self._came_back()
                 if self.lost:
                     self.lost = False
                     events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
@@ -979,6 +994,15 @@ class Tracker:
         self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
         self._ring_stale = True
         return True
+
+    def _came_back(self) -> None:
+        self._still_unread_since = self._still_since
+
+    def _unread_since(self, t: float) -> float:
+        """When a cell's first reading now began to show: since the board was seen again after
+        a doubt as it was (not a new view), the picture still since (a move made as the camera
+        was bumped need not wait for the stillness it already showed); else now."""
+        return self._still_unread_since if self._still_unread_since == self._still_since else t
 
     def _forget_readings(self) -> None:
         """A new lattice: what was read of each cell through the old one no longer holds."""

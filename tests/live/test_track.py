@@ -120,6 +120,46 @@ def test_a_bumped_camera_is_followed_without_events(demo) -> None:
     assert np.abs(tracker.lattice - expected).mean() < 1.5
 
 
+def test_a_move_made_as_the_camera_is_bumped_is_told_once_the_picture_has_been_still_long_enough(demo) -> None:
+    """While the view is in doubt nothing is read; the picture, still since the bump, already
+    showed the move, so it settles three frames after the board is seen again rather than
+    stable_s later (rendered bench game 7: told 1.7 s after the hand left, as the next hand came)."""
+    frames, label = demo
+    move = label["events"][0]
+    where = move["cell"][0] * 10 + move["cell"][1]
+    after = frames[int((move["t"] + 0.5) * label["fps"])]
+    tracker = _tracker_on(frames[0])
+    board = tracker.board
+    h, w = after.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 1.0, 1.0)
+    turn[:, 2] += (9.0, -6.0)
+    bumped = cv2.warpAffine(after, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    told = [k / 10 for k in range(1, 25) for e in tracker.feed(bumped, k / 10, k) if e.kind == BOARD_CHANGED]
+    assert tracker.board == board.with_cell(where, "." if move["type"] == "removed" else move["team"])
+    still_from, track = 0.1, tracker.track
+    assert told[0] < still_from + track.relocate_after_s + track.stable_s
+
+
+def test_a_cell_whose_picture_moves_is_not_taken_into_the_reference(demo, monkeypatch) -> None:
+    """Reading afresh, cells read as the board holds them are let go (the reference takes their
+    picture), but not in the frame a hand's edge comes over them: read as the card it passes
+    over, the reference would keep the hand and the move under it would wait (rendered game
+    20261220/14: 2.5 s)."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    monkeypatch.setattr(tracker, "read", lambda frame_bgr, arrived=(): tracker.board)
+    tracker.fresh = True
+    for k in range(1, 6):
+        tracker.feed(frames[0], k / 10, k)
+    edge = frames[0].copy()
+    corners = tracker.lattice[[5, 5, 6, 6], [5, 7, 7, 5]].astype(np.int32)
+    cv2.fillPoly(edge, [corners], (60, 80, 110))
+    n = tracker.track.thumb_cell_px
+    before = [cell_block(tracker.reference, c, n).copy() for c in (55, 56)]
+    tracker.feed(edge, 0.6, 6)
+    assert all(np.array_equal(cell_block(tracker.reference, c, n), b) for c, b in zip((55, 56), before))
+
+
 @pytest.mark.parametrize("degrees", [2.0, 3.0])
 def test_a_camera_turned_about_the_board_middle_is_followed(demo, degrees: float) -> None:
     """Turned about the grid's middle, the whole picture's correlation peak stays put and
