@@ -131,8 +131,9 @@ def unknown_windows_moved(grid: str, c: Cell, team: Team, claimed: list[Sequence
     """``claimed`` with ``team``'s windows whose five cells nobody saw chosen (``unknown``: a
     game joined when they were already made) moved within their runs on the lines through
     ``c`` to where ``team``'s chip on ``c`` (already in ``grid``) completes the most new
-    sequences; as they were unless that makes more. A run of 8 seen at the start and
-    lengthened to 9 holds two sequences: the players had taken the five that leave room."""
+    sequences; as they were unless that makes more. One reading of the past, which only the
+    players can confirm: a run of 8 seen at the start and lengthened to 9 holds two sequences
+    only if they had taken the five at the far end (``LiveReferee._with_unseen_windows_moved``)."""
     before = grid[:c] + EMPTY + grid[c + 1:]
     runs: dict[tuple[Cell, ...], list[Sequence]] = {}
     for line in (line for line in LINES if c in line):
