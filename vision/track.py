@@ -388,6 +388,8 @@ class Tracker:
         # has shown since then (no reading was made meanwhile), for as long as it stays still
         self._still_unread_since: float | None = None
         self._moving = np.zeros(GRID * GRID, bool)  # the cells whose picture changed since the last frame
+        self._fresh_taken: set[int] = set()  # the moves taken in the view new since _fresh_taken_in
+        self._fresh_taken_in: float | None = None
         self._last_revisit = -np.inf
         self._change_since = np.full(GRID * GRID, np.inf)  # since when each cell's picture has differed from the reference
         self._hands_near_at = np.full(GRID * GRID, -np.inf)  # when hands last covered each cell or one beside it
@@ -603,9 +605,14 @@ class Tracker:
         assert self.board is not None
         new_view = self.fresh
         reading = self._arrivals_by_colour(self.read(frame_bgr, arrived), thumb, change, arrived)
-        first_seen = t if new_view else self._unread_since(t)  # a new view's differences may be misreadings
+        # a new view's differences may be misreadings, but not a chip where the picture changed as
+        # much as a chip changes it
+        unread_since = self._unread_since(t)
+        grid_change = change[1:-1, 1:-1].reshape(-1)
         pending = {c: self._pending[c].seen(reading.cells[c], t) if c in self._pending
-                   else Pending.first(reading.cells[c], first_seen) for c in map(int, cells)}
+                   else Pending.first(reading.cells[c], unread_since if not new_view or (
+                       reading.cells[c] in self.teams and grid_change[c] >= self.track.placed_change) else t)
+                   for c in map(int, cells)}
         self._pending = pending
         # an empty card whose picture changed passes as empty only when read so clearly: a chip
         # the reader cannot make out (glare, a pale chip) must not pass for no move; nor does a
@@ -735,11 +742,19 @@ class Tracker:
         from_the_start = view_since + self.track.fresh_still_s + self.track.stable_s
         moves = {c: s for c, s in changes.items()
                  if change[c] >= self.track.faint_change or self._pending[c].since <= from_the_start}
-        if len(moves) <= self.track.max_fresh_changes:
-            return moves
-        placed = {c: s for c, s in moves.items()
-                  if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
-        return placed if len(placed) <= self.track.max_fresh_changes else {}
+        if len(moves) > self.track.max_fresh_changes:
+            placed = {c: s for c, s in moves.items()
+                      if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
+            moves = placed if len(placed) <= self.track.max_fresh_changes else {}
+        # the differences the view showed from its start count together: one taken early (a chip
+        # told as soon as the picture was still) must not let those that settle later pass one by one
+        taken = self._fresh_taken if self._fresh_taken_in == self._fresh_since else set()
+        early = {c for c in moves if self._pending[c].since <= from_the_start}
+        if len(taken | early) > self.track.max_fresh_changes:
+            moves = {c: s for c, s in moves.items() if c not in early or (
+                c in arrived and s in self.teams and change[c] >= self.track.placed_change)}
+        self._fresh_taken, self._fresh_taken_in = taken | (early & set(moves)), self._fresh_since
+        return moves
 
     def _revisit(self, frame_bgr: np.ndarray, t: float, frame: int) -> list[TrackEvent]:
         """The board at rest: its ? cells are read again every ``revisit_every_s``, and one

@@ -140,6 +140,51 @@ def test_a_move_made_as_the_camera_is_bumped_is_told_once_the_picture_has_been_s
     assert told[0] < still_from + track.relocate_after_s + track.stable_s
 
 
+def test_a_chip_placed_as_the_camera_is_bumped_into_new_light_is_told_once_the_picture_has_been_still(demo) -> None:
+    """A bump that changes the light on cards here and there makes the view new: its
+    differences may be misreadings and wait stable_s from their first reading, but not a chip
+    where the picture changed as much as a chip changes it (20261219 game 4: told 2.7 s after
+    the hand left, after the next hand)."""
+    frames, label = demo
+    placed = next(e for e in label["events"] if e["type"] == "placed")
+    where = placed["cell"][0] * 10 + placed["cell"][1]
+    tracker = _tracker_on(frames[0])
+    board, lattice = tracker.board, tracker.lattice
+    after = frames[int((placed["t"] + 0.5) * label["fps"])].copy()
+    lit = _apart([c for c, symbol in enumerate(board.cells) if symbol == "."], [where])[:5]
+    for c in range(GRID * GRID):  # only the chip placed, and five cards in new light
+        if c != where:
+            r, k = divmod(c, GRID)
+            corners = lattice[[r, r, r + 1, r + 1], [k, k + 1, k + 1, k]].astype(np.int32)
+            mask = cv2.fillPoly(np.zeros(after.shape[:2], np.uint8), [corners], 255) > 0
+            after[mask] = frames[0][mask] // 2 if c in lit else frames[0][mask]
+    h, w = after.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 1.0, 1.0)
+    turn[:, 2] += (9.0, -6.0)
+    bumped = cv2.warpAffine(after, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    told = []
+    for k in range(1, 25):
+        told += [(k / 10, tracker.fresh) for e in tracker.feed(bumped, k / 10, k) if e.kind == BOARD_CHANGED]
+    assert tracker.board.with_cell(where, ".") == board and tracker.board[where] == placed["team"]
+    still_from, track = 0.1, tracker.track
+    assert told[0][1] and told[0][0] < still_from + track.relocate_after_s + track.stable_s
+
+
+def test_a_new_view_takes_at_most_max_fresh_changes_differences_in_all(demo) -> None:
+    """A move taken early in a new view must not let the misreadings that settle later pass
+    one by one (20261209 game 0: a chip removed and one placed, both misread, after the real move)."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    chip, card, other = tracker.board.cells.index("B"), tracker.board.cells.index("."), tracker.board.cells.rindex(".")
+    tracker.fresh, tracker._fresh_since = True, 1.0
+    tracker._pending = {c: track_module.Pending("G", 1.0, 5) for c in (card, other)} | {
+        chip: track_module.Pending(".", 1.0, 5)}
+    change = np.zeros(GRID * GRID)
+    change[[card, other, chip]] = (0.5, 0.2, 0.2)
+    assert tracker._fresh_moves(change, {card: "G"}, (), 2.0) == {card: "G"}
+    assert tracker._fresh_moves(change, {chip: ".", other: "G"}, (), 2.1) == {}
+
+
 def test_a_cell_whose_picture_moves_is_not_taken_into_the_reference(demo, monkeypatch) -> None:
     """Reading afresh, cells read as the board holds them are let go (the reference takes their
     picture), but not in the frame a hand's edge comes over them: read as the card it passes
