@@ -152,12 +152,16 @@ def unknown_windows_moved(grid: str, c: Cell, team: Team, claimed: list[Sequence
     def made(placed: list[Sequence]) -> int:
         return len(new_sequence_options(grid, c, team, kept + placed)[0])
 
-    best, most = moving, made(moving)
+    kept_own = [s for s in kept if s.team == team]
+    best, most = None, made(moving)
     for choice in product(*(placings(run, len(windows)) for run, windows in runs.items())):
         placed = [s for chosen in choice for s in chosen]
-        if _share_at_most_one(placed, [s for s in kept if s.team == team]) and made(placed) > most:
-            best, most = placed, made(placed)
-    return kept + best
+        if not _share_at_most_one(placed, kept_own):
+            continue
+        count = made(placed)
+        if count > most:
+            best, most = placed, count
+    return claimed if best is None else kept + best
 
 
 def _turned_sequence(sequence: Sequence, k: int) -> Sequence:

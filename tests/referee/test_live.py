@@ -122,6 +122,13 @@ def test_a_run_of_eight_seen_when_joining_and_made_nine_at_the_other_end_asks_th
     assert [e.type for e in live.undo()] == ["undo"] and live.winner == "B"
 
 
+def test_a_chip_on_the_line_of_a_sequence_seen_when_joining_asks_nothing_when_it_makes_none() -> None:
+    row, column = [(0, c, "B") for c in range(1, 5)], [(r, 9, "B") for r in range(1, 5)]
+    live = LiveReferee(2, _board(*row, *column, *[(5 + r, c, "G") for r in range(3) for c in range(2)]))
+    events = live.observe(_board(*row, *column, *[(5 + r, c, "G") for r in range(3) for c in range(2)], (0, 7, "B")))
+    assert [e.type for e in events] == ["placed"] and live.choice is None
+
+
 def test_a_run_seen_when_joining_is_not_made_two_sequences_by_a_chip_beside_it() -> None:
     run = [(2, c, "B") for c in range(1, 7)]
     live = LiveReferee(2, _board(*run, (5, 5, "G"), (6, 6, "G")))
