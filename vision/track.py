@@ -605,13 +605,9 @@ class Tracker:
         assert self.board is not None
         new_view = self.fresh
         reading = self._arrivals_by_colour(self.read(frame_bgr, arrived), thumb, change, arrived)
-        # a new view's differences may be misreadings, but not a chip where the picture changed as
-        # much as a chip changes it
-        unread_since = self._unread_since(t)
         grid_change = change[1:-1, 1:-1].reshape(-1)
         pending = {c: self._pending[c].seen(reading.cells[c], t) if c in self._pending
-                   else Pending.first(reading.cells[c], unread_since if not new_view or (
-                       reading.cells[c] in self.teams and grid_change[c] >= self.track.placed_change) else t)
+                   else Pending.first(reading.cells[c], self._first_shown(reading.cells[c], grid_change[c], t))
                    for c in map(int, cells)}
         self._pending = pending
         # an empty card whose picture changed passes as empty only when read so clearly: a chip
@@ -646,7 +642,7 @@ class Tracker:
         # gone (a cell changed for long is a reference taken in other light: that one is let go)
         if len(hand_shaped) > self.track.hand_cells and t - self._still_since < self.track.still_s:
             touched = (around(np.isin(np.arange(GRID * GRID), list(hand_shaped)))
-                       & (change[1:-1, 1:-1].reshape(-1) > self.track.cell_change)
+                       & (grid_change > self.track.cell_change)
                        & (t - self._change_since < self.track.still_s))
             letting_go = [c for c in letting_go if not touched[c]]
         # nor a cell whose picture is moving now: a hand's edge coming in reads as the card it
@@ -661,7 +657,7 @@ class Tracker:
         if covered:
             changes = {}  # what shows under a resting hand is no move
         elif self.fresh:
-            moves = self._fresh_moves(change[1:-1, 1:-1].reshape(-1), changes, arrived, t)
+            moves = self._fresh_moves(grid_change, changes, arrived, t)
             letting_go += [c for c in changes if c not in moves]
             changes = moves
         self._take_reference(thumb, letting_go + list(changes) + list(revealed))
@@ -1013,10 +1009,13 @@ class Tracker:
     def _came_back(self) -> None:
         self._still_unread_since = self._still_since
 
-    def _unread_since(self, t: float) -> float:
-        """When a cell's first reading now began to show: since the board was seen again after
-        a doubt as it was (not a new view), the picture still since (a move made as the camera
-        was bumped need not wait for the stillness it already showed); else now."""
+    def _first_shown(self, symbol: str, cell_change: float, t: float) -> float:
+        """Since when a cell's first reading ``symbol`` has shown: since the board was seen again
+        after a doubt, the picture still since then (a move made as the camera was bumped need
+        not wait for the stillness it already showed); else now. In a new view only for a chip
+        whose card changed as much as a chip changes it: its other differences may be misreadings."""
+        if self.fresh and not (symbol in self.teams and cell_change >= self.track.placed_change):
+            return t
         return self._still_unread_since if self._still_unread_since == self._still_since else t
 
     def _forget_readings(self) -> None:

@@ -131,12 +131,12 @@ def _choose(cells: list[str], hand: list[str], team: str, skill: float,
         if card in TWO_EYED_JACKS:
             empties = [c for c in CELLS if cells[c] == EMPTY]
             if empties:
-                best = max(empties, key=lambda c: line_value(cells, c, team))
+                best = max(empties, key=lambda c: play_value(cells, card, c, team))
                 options.append((play_value(cells, card, best, team), card, best, False))
         elif card in ONE_EYED_JACKS:
             foes = [c for c in CELLS if cells[c] not in (EMPTY, CORNER_MARK, team) and not _in_run(cells, c)]
             if foes:
-                best = max(foes, key=lambda c: line_value(cells, c, cells[c]))
+                best = max(foes, key=lambda c: play_value(cells, card, c, team))
                 options.append((play_value(cells, card, best, team), card, best, True))
         else:
             for c in cells_of(card):
