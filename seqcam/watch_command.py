@@ -37,6 +37,8 @@ from seqcam.corrections import (
 )
 from seqcam.follow import Follower, event_text
 from seqcam.samples import default_video
+from vision.config import VisionConfig
+from vision.pipeline import COLOURLESS, colourless
 from vision.profile import ProfileError, load_profile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -138,7 +140,8 @@ class Session:
                 self.writer.write(line)
             if not self.board_found and not self._hinted and t >= NO_BOARD_HINT_S:
                 self._hinted = True  # once: on stderr, so that --json output stays JSON lines
-                print(NO_BOARD_HINT, file=self.stderr, flush=True)
+                print(COLOURLESS if colourless(frame_bgr, VisionConfig()) else NO_BOARD_HINT, file=self.stderr,
+                      flush=True)
 
     def say(self, text: str) -> None:
         """A line for people on stdout, between event lines (never inside one)."""

@@ -18,6 +18,11 @@ class VisionConfig:
     # a photo in which no board was found is read again resized by each of these, in turn
     # (pipeline.second_looks_at): of 29 dev and independent photos not located, 9 were at 1.25, 7 at 0.75
     second_look_scales: tuple[float, ...] = (1.25, 0.75)
+    # a photo whose most colourful pixels (this top share) differ between channels by less than
+    # this is black and white: its chips' colours cannot be told (a colour photo of a board,
+    # red ink and chips, differs by far more; a grey JPEG's noise by a few levels)
+    colourless_top_share: float = 0.001
+    colourless_spread: float = 12.0
 
     # locating the board
     locate_long_side: int = 800  # the board is searched for at this size

@@ -19,6 +19,10 @@ class ImageTooLarge(VisionError):
     """The image's dimensions exceed what the pipeline accepts."""
 
 
+class ImageColourless(VisionError):
+    """The photo is black and white: the chips' colours cannot be told apart."""
+
+
 class BoardNotFound(VisionError):
     """No Sequence board could be located in the photo."""
 

@@ -24,8 +24,8 @@ from referee.judge import turn_order_allows
 from vision.chip_grid import chip_offsets, grid_move, keeps_shift, stretch_reach
 from vision.chip_likeness import chips_like_team_chips, disc_histograms
 from vision.config import VisionConfig
-from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, VisionError, VisionWarning, VisionWarningKind,
-                           warned)
+from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, ImageColourless, VisionError, VisionWarning,
+                           VisionWarningKind, warned)
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_near, located_fits,
@@ -50,6 +50,11 @@ NO_BOARD = (
 UNREADABLE = (
     "A grid was found, but most of its cells cannot be read: it may not be a Sequence board, or hands, "
     "glare or blur hide it. Clear the board, hold the camera still and try again."
+)
+
+COLOURLESS = (
+    "The photo is black and white: the chips' colours cannot be told apart. Take it in colour "
+    "(turn off any black-and-white mode or filter)."
 )
 
 
@@ -663,16 +668,26 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
     return fit, read
 
 
+def colourless(image_bgr: np.ndarray, config: VisionConfig) -> bool:
+    """Whether a photo holds no colour, judged on every 8th pixel: even its most colourful
+    ones differ little between channels (a black-and-white photo, or a camera's mode)."""
+    sample = image_bgr[::8, ::8].reshape(-1, 3)
+    spread = sample.max(axis=1).astype(np.int16) - sample.min(axis=1)
+    return float(np.quantile(spread, 1 - config.colourless_top_share)) < config.colourless_spread
+
+
 def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConfig | None = None,
                   locate: Locator | None = None, profile: Profile | None = None,
                   fitted: list[Candidate] | None = None, near_xy: np.ndarray | None = None) -> Analysis:
     """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
-    or BoardCutOff when there is no whole board. ``fitted`` collects every fit the locator
+    or BoardCutOff when there is no whole board, ImageColourless for a black-and-white photo. ``fitted`` collects every fit the locator
     made (for a caller with more evidence: a tracker that saw the same fit before).
     ``near_xy`` (4, 2): the grid's outer corners in an earlier frame of the same view (a
     live camera's), in this image's pixels, where the grid is looked for first; not used
     with a lens correction (the corners lie on the photo, not on its undistorted copy)."""
     config = config or VisionConfig()
+    if colourless(image_bgr, config):
+        raise ImageColourless(COLOURLESS)
     timer = _Timer()
     photo_bgr = image_bgr
     height, width = image_bgr.shape[:2]

@@ -1,5 +1,7 @@
 import json
 
+from PIL import Image
+
 from seqcam.analyze_command import run_analyze
 from seqcam.cli import main
 from seqcam.samples import default_sample
@@ -32,6 +34,15 @@ def test_a_bad_file_fails_alone_and_the_batch_goes_on(tmp_path, capsys):
     assert [line["ok"] for line in lines] == [False, True, False]
     assert "damaged" in lines[0]["error"] and "empty" in lines[2]["error"]
     assert all("Traceback" not in (line["error"] or "") for line in lines)
+
+
+def test_a_black_and_white_photo_is_refused_with_what_to_do_not_read_as_an_empty_board(tmp_path, capsys):
+    grey = tmp_path / "grey.jpg"
+    Image.open(default_sample()).convert("L").save(grey, quality=90)  # chips there, but no colour to tell them
+    assert run_analyze([str(grey), str(default_sample())], 2, True, None) == 1
+    lines = json_lines(capsys)
+    assert [line["ok"] for line in lines] == [False, True]
+    assert lines[0]["grid"] is None and "black and white" in lines[0]["error"] and "in colour" in lines[0]["error"]
 
 
 def test_annotated_photo_is_written(tmp_path, capsys):

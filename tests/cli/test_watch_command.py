@@ -103,6 +103,21 @@ def test_a_video_without_a_board_says_what_to_do_once_and_at_the_end(tmp_path) -
     assert "the board was never found" in out.getvalue()
 
 
+def test_a_black_and_white_camera_is_told_to_film_in_colour(tmp_path) -> None:
+    path = tmp_path / "grey.mp4"
+    capture = cv2.VideoCapture(str(default_video()))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), capture.get(cv2.CAP_PROP_FPS),
+                             (int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT))))
+    for _ in range(60):  # 6 s of the demo game, its board in view, in black and white
+        ok, frame = capture.read()
+        assert ok
+        writer.write(cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
+    writer.release()
+    out, err = io.StringIO(), io.StringIO()
+    assert run_watch(str(path), 2, None, False, stdout=out, stderr=err) == 0
+    assert err.getvalue().count("black and white") == 1 and "No board found yet" not in err.getvalue()
+
+
 def test_an_unopenable_stream_is_retried_then_given_up() -> None:
     err = io.StringIO()
     start = time.monotonic()

@@ -25,6 +25,13 @@ from vision.errors import BoardUnreadable
 pillow_heif.register_heif_opener()
 
 
+def black_and_white(photo: Path) -> bytes:
+    """The photo as a camera's black-and-white mode writes it."""
+    grey = io.BytesIO()
+    Image.open(photo).convert("L").save(grey, "JPEG", quality=90)
+    return grey.getvalue()
+
+
 def png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
@@ -82,6 +89,7 @@ BAD_UPLOADS = [
     ("cut short", WINNING_PHOTO.read_bytes()[:40_000], "image/jpeg", 422, "photo_unreadable"),
     ("decompression bomb", png_header_claiming(60_000, 60_000), "image/png", 413, "photo_too_many_pixels"),
     ("no board", NO_BOARD_PHOTO.read_bytes(), "image/jpeg", 422, "board_not_found"),
+    ("black and white", black_and_white(WINNING_PHOTO), "image/jpeg", 422, "photo_colourless"),
 ]
 
 
