@@ -197,11 +197,13 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
 
 
 def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Callable[[], np.ndarray], turns: int,
-                           config: VisionConfig) -> Board:
+                           odds: Callable[[], tuple[np.ndarray, np.ndarray]], config: VisionConfig) -> Board:
     """``printed`` with the '?' read empty where their card's printed twin, read empty, looks
-    just the same (``orient.twin_art``)."""
+    just the same (``orient.twin_art``; ``odds`` as for ``chips_where_twin_unlike``)."""
+    if UNKNOWN not in printed.cells:
+        return printed
     art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, patches, printed, config.twin_art,
-                   config.twin_art_max_tint)
+                   config.twin_art_max_tint, odds()[0], config.twin_art_max_chip_share, config.twin_art_sure)
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
@@ -276,7 +278,7 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     odds = cache(lambda: printed_odds(features, turns))
     printed = settled_by_likeness(printed, prepared, features, turns, odds, teams, config)
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
-    printed = empty_where_twin_alike(printed, prepared, patches, turns, config)
+    printed = empty_where_twin_alike(printed, prepared, patches, turns, odds, config)
     return chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -25,7 +26,7 @@ MIN_GREY_SHARE = 0.05  # a cell this much nearly grey shows its card paper (card
 RED_INK_HUE_DEG = 25.0  # Lab hue angle of red suit ink (and of red chips: a red disc on a red card may be either)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the cell model's answer is kept per board read
 class CellFeatures:
     """Per-cell measurements, each a (10, 10) array."""
 
@@ -524,10 +525,23 @@ def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarra
     return np.where(hidden >= config.max_hidden_probability, CLASSES.index("hidden"), calls)
 
 
+def cell_probabilities(features: CellFeatures, model: CellModel | None = None) -> np.ndarray:
+    """(100, 3) the cell model's probabilities (``cell_model.CLASSES``), computed once per
+    board read with the default model (the checks after reading ask again)."""
+    return model.probabilities(features.matrix()) if model is not None else _default_probabilities(features)
+
+
+@lru_cache(maxsize=4)
+def _default_probabilities(features: CellFeatures) -> np.ndarray:
+    probabilities = default_model().probabilities(features.matrix())
+    probabilities.setflags(write=False)  # shared by every caller
+    return probabilities
+
+
 def model_odds(features: CellFeatures, model: CellModel | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(100,) each, from one run of the cell model: its share for a chip against an empty card,
     and its probability of a hand, per cell."""
-    probabilities = (model or default_model()).probabilities(features.matrix())
+    probabilities = cell_probabilities(features, model)
     chip, empty, hand = (probabilities[:, CLASSES.index(name)] for name in ("chip", "empty", "hidden"))
     return chip / np.maximum(chip + empty, 1e-9), hand
 
@@ -566,7 +580,7 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     changed on an empty card): there a cell the model is unsure of whose disc is mostly one
     colour (``unsure_chip_cover``) is the team that colour is clearly nearest. In one photo
     alone card art in a chip's colour would pass, so photos give none."""
-    probabilities = (model or default_model()).probabilities(features.matrix())
+    probabilities = cell_probabilities(features, model)
     calls = called_classes(probabilities, config)
     # a chip call on what may be a sleeve in a chip's colour is a cell under an arm, unless a
     # tracker saw a chip arrive there alone (a sleeve reaching in would have shown as hands)

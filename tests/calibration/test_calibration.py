@@ -16,6 +16,7 @@ from calibration.learn import CalibrationError, calibrate, cell_aspect
 from calibration.lens import LensCalibrationError, lens_from_checkerboards
 from seqcam.cli import main
 from vision.config import VisionConfig
+from vision.errors import ImageColourless
 from vision.locate_reference import locate_by_reference
 from vision.pipeline import analyze_bytes, analyze_image
 from vision.profile import SCHEMA, Profile, ProfileError, load_profile, save_profile
@@ -89,8 +90,13 @@ def test_chip_colours_are_learned_from_a_photo_with_chips() -> None:
 
 def test_no_board_in_the_empty_photo_is_a_clear_error() -> None:
     with pytest.raises(CalibrationError, match="not found") as raised:
-        calibrate(np.full((600, 800, 3), 128, np.uint8), config=CONFIG)
+        calibrate(np.full((600, 800, 3), (60, 100, 150), np.uint8), config=CONFIG)  # a bare table
     assert raised.value.code == "board_not_found"
+
+
+def test_a_black_and_white_photo_cannot_teach_the_chips_colours() -> None:
+    with pytest.raises(ImageColourless, match="black and white"):
+        calibrate(np.full((600, 800, 3), 128, np.uint8), config=CONFIG)
 
 
 def test_profile_round_trips_through_json(tmp_path: Path) -> None:

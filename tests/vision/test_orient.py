@@ -208,7 +208,21 @@ SPADE, SPADES_TWIN = cells_of("AS")
     (board_with_art(), {ACE_OF_HEARTS: "R"}, set()),  # only '?' is settled here
 ], ids=["like empty twin", "black card", "chip unlike twin", "translucent chip", "twin unread", "not a ?"])
 def test_a_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, calls, art):
-    assert set(np.flatnonzero(twin_art(lab, SIDE, lambda: centre_patches(lab, SIDE), reading_with(calls), 0.9, 15.0))) == art
+    no_chip = np.zeros(100)
+    found = twin_art(lab, SIDE, lambda: centre_patches(lab, SIDE), reading_with(calls), 0.9, 15.0, no_chip, 0.8, 0.95)
+    assert set(np.flatnonzero(found)) == art
+
+
+@pytest.mark.parametrize("chip_share, sure, art", [(0.5, 1.01, True), (0.85, 0.9, True), (0.85, 1.01, False)])
+def test_a_card_the_model_leans_to_a_chip_on_is_empty_only_where_its_twin_is_surely_alike(chip_share, sure, art):
+    """Where the model leans to a chip (a share over 0.8) the likeness must reach ``sure`` (here
+    1.01: never), else ``same`` (0.5) will do."""
+    lab = board_with_art()
+    shares = np.zeros(100)
+    shares[ACE_OF_HEARTS] = chip_share
+    found = twin_art(lab, SIDE, lambda: centre_patches(lab, SIDE), reading_with({ACE_OF_HEARTS: "?"}), 0.5, 15.0,
+                     shares, 0.8, sure)
+    assert bool(found.reshape(-1)[ACE_OF_HEARTS]) == art
 
 
 @pytest.mark.parametrize("lab, calls, candidates, unlike", [

@@ -548,7 +548,7 @@ def test_a_photo_decoded_smaller_with_no_board_found_is_read_again_decoded_large
     may be found decoded larger (independent renderer b, seed 42, photo 14). Positions stay in
     the file's full-size pixels; when neither look finds a board, the first look's error stands."""
     full = read_image_file(default_sample(), CONFIG)
-    blank = np.full((full.image_bgr.shape[0] // 2, full.image_bgr.shape[1] // 2, 3), 128, np.uint8)
+    blank = np.full((full.image_bgr.shape[0] // 2, full.image_bgr.shape[1] // 2, 3), (60, 100, 150), np.uint8)  # a bare table
     smaller = replace(full, image_bgr=blank, scale=2.0, finer=lambda: full)
     looked_twice = pipeline.analyze_decoded(smaller, 2, CONFIG)
     at_full_size = pipeline.analyze_decoded(full, 2, CONFIG)
