@@ -27,7 +27,7 @@ def _training_arguments(parser: argparse.ArgumentParser, photos: str, model: str
                         help=("seeds of the rendered photos, an equal share each (default: the training seeds)"
                               if several_seeds else "seed of the rendered photos (default: the training seed)"))
     parser.add_argument("--out", default=None, help=f"where to write the model (default {model})")
-    parser.add_argument("--workers", type=int, default=2, help="processes rendering and measuring the photos (default 2)")
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_vision.add_argument("--n", type=int, default=300, help="photos with a board (default 300)")
     bench_vision.add_argument("--no-board", type=int, default=30, help="photos without a board (default 30)")
     bench_vision.add_argument("--seed", type=int, default=None, help="seed of the rendered set (default: the bench's own)")
-    bench_vision.add_argument("--workers", type=int, default=2, help="processes rendering and measuring the photos (default 2)")
+    bench_vision.add_argument("--workers", type=int, default=2, help="processes rendering the photos (default 2)")
     bench_vision.add_argument("--keep", metavar="DIR", help="keep the rendered photos in DIR")
     bench_vision.add_argument("--csv", default="benchmarks/vision_results.csv", help="where to write the per-photo results")
     bench_vision.add_argument("--calibrated", action="store_true",

@@ -11,8 +11,6 @@ JSON, which ``vision.cell_model`` reads with numpy alone.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
-from functools import partial
 from pathlib import Path
 
 import cv2
@@ -34,8 +32,6 @@ MAX_LEAVES = 63  # 31 left 15% more cells ? and 15% more chip-empty mix-ups on h
 
 
 def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The features of a photo's cells but the corners, read on its true grid jittered, and
-    what each cell truly is."""
     label = json.loads(path.with_suffix(".json").read_text())
     if not label.get("has_board") or not label.get("board_fully_visible"):
         return np.zeros((0, 0), np.float32), np.zeros(0, np.int64)
@@ -97,15 +93,6 @@ def training_photos(directory: Path, n: int, seeds: tuple[int, ...], workers: in
     return paths
 
 
-def seeded_samples(seed: int, job: tuple[int, Path]) -> tuple[np.ndarray, np.ndarray]:
-    """A photo's samples with its cells' pictures turned, drawn from a stream of its own: the
-    photos can be measured in any order, by any number of processes, alike."""
-    index, path = job
-    rng = np.random.default_rng([seed, index])
-    features, labels = photo_samples(path, VisionConfig(), rng)
-    return (turned_patches(features, rng), labels) if len(labels) else (features, labels)
-
-
 def run_train(photos_dir: str | None, n: int, seeds: tuple[int, ...], out: str, workers: int) -> int:
     """Fits the trees on ``n`` photos from ``seeds`` (the first also seeds the jitter and the
     trees); the last fifth of the photos, the last seed's, checks them."""
@@ -113,10 +100,9 @@ def run_train(photos_dir: str | None, n: int, seeds: tuple[int, ...], out: str, 
     directory = Path(photos_dir) if photos_dir else Path("/tmp/seqcam-train-cells")
     paths = training_photos(directory, n, seeds, workers)
     seed = seeds[0]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        samples = list(tqdm(pool.map(partial(seeded_samples, seed), enumerate(paths), chunksize=8),
-                            total=len(paths), unit="photo", desc="measuring"))
-    samples = [(x, y) for x, y in samples if len(y)]
+    rng = np.random.default_rng(seed)
+    samples = [photo_samples(p, config, rng) for p in tqdm(paths, unit="photo", desc="measuring")]
+    samples = [(turned_patches(x, rng), y) for x, y in samples if len(y)]
     split = int(0.8 * len(samples))
     train_x = np.concatenate([x for x, _ in samples[:split]])
     train_y = np.concatenate([y for _, y in samples[:split]])

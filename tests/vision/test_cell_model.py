@@ -1,9 +1,7 @@
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from seqcam.train_cells import fit_trees, seeded_samples, training_photos, turned_patches
+from seqcam.train_cells import fit_trees, training_photos, turned_patches
 from vision.cell_model import CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, CellModel, default_model
 
 CHIP, EMPTY, HIDDEN = (CLASSES.index(name) for name in ("chip", "empty", "hidden"))
@@ -71,13 +69,3 @@ def test_training_photos_take_an_equal_share_of_each_seed_in_turn_without_render
     assert [(p.parent.name, p.name) for p in paths] == [
         ("seed_5", "photo_0000.jpg"), ("seed_5", "photo_0001.jpg"), ("seed_5", "photo_0002.jpg"),
         ("seed_3", "photo_0000.jpg"), ("seed_3", "photo_0001.jpg")]
-
-
-def test_a_photos_samples_depend_on_the_photo_and_seed_alone_not_on_the_order_measured():
-    photo = Path(__file__).parents[2] / "sample_images" / "sample_01.jpg"
-    features, labels = seeded_samples(7, (3, photo))
-    again, labels_again = seeded_samples(7, (3, photo))
-    other, _ = seeded_samples(7, (4, photo))  # another place in the list: another jitter and turns
-    assert features.shape == (96, FEATURE_COUNT) and len(labels) == 96  # every cell but the corners
-    assert np.array_equal(features, again) and np.array_equal(labels, labels_again)
-    assert not np.array_equal(features, other)
