@@ -390,6 +390,11 @@ class Tracker:
         self._moving = np.zeros(GRID * GRID, bool)  # the cells whose picture changed since the last frame
         self._fresh_taken: set[int] = set()  # the moves taken in the view new since _fresh_taken_in
         self._fresh_taken_in: float | None = None
+        # the new view as first seen still with no hand over it, and when: a later difference
+        # whose card still looks so is a misreading (the chips' look changed with the light)
+        self._view_picture: np.ndarray | None = None
+        self._view_picture_at: float | None = None
+        self._hands_seen_at = -np.inf  # when hands were last over the board
         self._last_revisit = -np.inf
         self._change_since = np.full(GRID * GRID, np.inf)  # since when each cell's picture has differed from the reference
         self._hands_near_at = np.full(GRID * GRID, -np.inf)  # when hands last covered each cell or one beside it
@@ -485,6 +490,7 @@ class Tracker:
             # but a move that was settling when they came, apart from them (the next player
             # reaching in soon after the last)
             self._hands_since = t if self._hands_since is None else self._hands_since
+            self._hands_seen_at = t
             return events + self._settle_apart_from_hands(frame_bgr, thumb, change, under_hands, motion, t, frame)
         self._hands_since = None
         if not grid_changed.any() and not self.fresh:
@@ -501,6 +507,7 @@ class Tracker:
                 self.reference += blend[..., None] * (thumb - self.reference)
                 self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
                 return events + self._revisit(frame_bgr, t, frame)
+        self._keep_view_picture(thumb, t, briefly_still)
         considered = range(GRID * GRID) if self.fresh else np.flatnonzero(grid_changed.reshape(-1))
         arrived = self._arrived(grid_changed.reshape(-1), inner_change, thumb)
         if self.fresh:  # a ? card read at rest as the reference shows it: a strong change there later is new
@@ -510,6 +517,15 @@ class Tracker:
                                     and self.board.cells[c] == UNKNOWN and quiet[c] and pending.settled(t, self.track)}
         return events + self._consider(frame_bgr, thumb, change, considered, t, frame, frozenset(changed_much), still,
                                        arrived)
+
+    def _keep_view_picture(self, thumb: np.ndarray, t: float, still: bool) -> None:
+        """Keeps the new view's picture once it is ``still`` with no hand come since the view
+        began (one that came may have moved a chip: its picture would hide the move)."""
+        if self._fresh_since is None or (self._view_picture_at is not None and self._view_picture_at < self._fresh_since):
+            self._view_picture = self._view_picture_at = None  # no new view, or another since
+        if self._fresh_since is not None and self._view_picture is None and still \
+                and self._hands_seen_at < self._fresh_since:
+            self._view_picture, self._view_picture_at = thumb.copy(), t
 
     def _settle_apart_from_hands(self, frame_bgr: np.ndarray, thumb: np.ndarray, change: np.ndarray,
                                  under_hands: np.ndarray, motion: np.ndarray | None, t: float, frame: int
@@ -657,7 +673,7 @@ class Tracker:
         if covered:
             changes = {}  # what shows under a resting hand is no move
         elif self.fresh:
-            moves = self._fresh_moves(grid_change, changes, arrived, t)
+            moves = self._fresh_moves(grid_change, changes, arrived, t, self._view_change(thumb))
             letting_go += [c for c in changes if c not in moves]
             changes = moves
         self._take_reference(thumb, letting_go + list(changes) + list(revealed))
@@ -725,19 +741,26 @@ class Tracker:
                 cells[c] = team
         return Board("".join(cells))
 
-    def _fresh_moves(self, change: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float
-                     ) -> dict[int, str]:
+    def _fresh_moves(self, change: np.ndarray, changes: dict[int, str], arrived: Collection[int], t: float,
+                     view_change: np.ndarray | None = None) -> dict[int, str]:
         """Of the differences a new view is read with, the moves: made while the view moved
         (read so from the start of the view) or since (the cell's picture changed), and at most
         ``max_fresh_changes`` of them, else only chips placed since the view was taken, on
         ``arrived`` cards whose picture changed as much as a chip changes it. A card whose
         picture stayed as it was and that reads otherwise only later is a misreading (glare
         read now as a chip, now as ?, now as an empty card). ``change``: (100,) each cell's
-        picture against the reference."""
+        picture against the reference; ``view_change``: against the view's picture first seen still
+        with no hand (``_keep_view_picture``), if any: a difference first read after that picture
+        was taken is a move only where the card's picture changed since (20261220 game 12: a red
+        chip, washed out by the new light, read ? at first, then empty once a hand had placed
+        a chip elsewhere)."""
         view_since = t if self._fresh_since is None else self._fresh_since
         from_the_start = view_since + self.track.fresh_still_s + self.track.stable_s
+        seen_since_picture = (lambda c: False) if view_change is None or self._view_picture_at is None else (
+            lambda c: self._pending[c].since > self._view_picture_at and view_change[c] < self.track.faint_change)
         moves = {c: s for c, s in changes.items()
-                 if change[c] >= self.track.faint_change or self._pending[c].since <= from_the_start}
+                 if (change[c] >= self.track.faint_change or self._pending[c].since <= from_the_start)
+                 and not seen_since_picture(c)}
         if len(moves) > self.track.max_fresh_changes:
             placed = {c: s for c, s in moves.items()
                       if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
@@ -1005,6 +1028,12 @@ class Tracker:
         self.fresh = bool((change > self.track.hand_change).sum() > self.track.hand_cells)
         self._ring_stale = True
         return True
+
+    def _view_change(self, thumb: np.ndarray) -> np.ndarray | None:
+        """(100,) each cell's picture against the new view's first still picture, if one was kept."""
+        if self._view_picture is None or self._view_picture.shape != thumb.shape:
+            return None
+        return block_change(thumb, self._view_picture, self.track.thumb_cell_px)[1:-1, 1:-1].reshape(-1)
 
     def _came_back(self) -> None:
         self._still_unread_since = self._still_since

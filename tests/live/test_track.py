@@ -185,6 +185,45 @@ def test_a_new_view_takes_at_most_max_fresh_changes_differences_in_all(demo) -> 
     assert tracker._fresh_moves(change, {chip: ".", other: "G"}, (), 2.1) == {}
 
 
+def test_a_difference_first_read_after_the_new_views_still_picture_is_a_move_only_where_the_card_changed_since(
+        demo) -> None:
+    """A bump into new light washes a chip out: read ? at first, it reads empty once a hand has
+    placed a chip elsewhere (20261220 game 12: a phantom removal). The view's picture, kept
+    still before the hand, shows the chip there still; the chip placed changed its card."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    chip, card = tracker.board.cells.index("B"), tracker.board.cells.index(".")
+    tracker.fresh, tracker._fresh_since = True, 1.0
+    tracker._view_picture_at = 1.1
+    tracker._pending = {card: track_module.Pending("G", 3.0, 5), chip: track_module.Pending(".", 3.0, 5)}
+    against_reference = np.full(GRID * GRID, 0.5)  # the new light changed every card
+    against_view = np.zeros(GRID * GRID)
+    against_view[card] = 0.5  # the chip placed
+    assert tracker._fresh_moves(against_reference, {card: "G", chip: "."}, (), 3.5, against_view) == {card: "G"}
+    # without the view's picture (a hand came before it was still), both pass as before
+    assert tracker._fresh_moves(against_reference, {card: "G", chip: "."}, (), 3.5) == {card: "G", chip: "."}
+    # a difference read before the picture was kept: made as the view moved
+    tracker._pending[chip] = track_module.Pending(".", 1.0, 5)
+    assert tracker._fresh_moves(against_reference, {card: "G", chip: "."}, (), 3.5, against_view) == {card: "G", chip: "."}
+
+
+def test_the_new_views_picture_is_kept_only_if_no_hand_came_before_it_was_still(demo) -> None:
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    thumb = tracker.reference.copy()
+    tracker._fresh_since, tracker._hands_seen_at = 2.0, 1.0
+    tracker._keep_view_picture(thumb, 2.1, still=False)
+    assert tracker._view_picture is None
+    tracker._keep_view_picture(thumb, 2.3, still=True)
+    assert tracker._view_picture_at == 2.3
+    tracker._fresh_since, tracker._hands_seen_at = 5.0, 5.2  # a hand in the next new view before it was still
+    tracker._keep_view_picture(thumb, 5.5, still=True)
+    assert tracker._view_picture is None and tracker._view_picture_at is None  # the old view's is dropped
+    tracker._fresh_since = None  # the view read: none kept
+    tracker._keep_view_picture(thumb, 7.0, still=True)
+    assert tracker._view_picture is None
+
+
 def test_a_cell_whose_picture_moves_is_not_taken_into_the_reference(demo, monkeypatch) -> None:
     """Reading afresh, cells read as the board holds them are let go (the reference takes their
     picture), but not in the frame a hand's edge comes over them: read as the card it passes
