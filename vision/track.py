@@ -756,11 +756,10 @@ class Tracker:
         a chip elsewhere)."""
         view_since = t if self._fresh_since is None else self._fresh_since
         from_the_start = view_since + self.track.fresh_still_s + self.track.stable_s
-        seen_since_picture = (lambda c: False) if view_change is None or self._view_picture_at is None else (
-            lambda c: self._pending[c].since > self._view_picture_at and view_change[c] < self.track.faint_change)
-        moves = {c: s for c, s in changes.items()
-                 if (change[c] >= self.track.faint_change or self._pending[c].since <= from_the_start)
-                 and not seen_since_picture(c)}
+        misread_since_picture = set() if view_change is None or self._view_picture_at is None else {
+            c for c in changes if self._pending[c].since > self._view_picture_at and view_change[c] < self.track.faint_change}
+        moves = {c: s for c, s in changes.items() if c not in misread_since_picture
+                 and (change[c] >= self.track.faint_change or self._pending[c].since <= from_the_start)}
         if len(moves) > self.track.max_fresh_changes:
             placed = {c: s for c, s in moves.items()
                       if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
