@@ -682,8 +682,9 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
                   locate: Locator | None = None, profile: Profile | None = None,
                   fitted: list[Candidate] | None = None, near_xy: np.ndarray | None = None) -> Analysis:
     """Reads a photo, with a calibration ``profile`` when one is given. Raises BoardNotFound
-    or BoardCutOff when there is no whole board, ImageColourless for a black-and-white photo. ``fitted`` collects every fit the locator
-    made (for a caller with more evidence: a tracker that saw the same fit before).
+    or BoardCutOff when there is no whole board, ImageColourless for a black-and-white photo.
+    ``fitted`` collects every fit the locator made (for a caller with more evidence: a tracker
+    that saw the same fit before).
     ``near_xy`` (4, 2): the grid's outer corners in an earlier frame of the same view (a
     live camera's), in this image's pixels, where the grid is looked for first; not used
     with a lens correction (the corners lie on the photo, not on its undistorted copy)."""

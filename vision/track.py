@@ -521,7 +521,8 @@ class Tracker:
     def _keep_view_picture(self, thumb: np.ndarray, t: float, still: bool) -> None:
         """Keeps the new view's picture once it is ``still`` with no hand come since the view
         began (one that came may have moved a chip: its picture would hide the move)."""
-        if self._fresh_since is None or (self._view_picture_at is not None and self._view_picture_at < self._fresh_since):
+        if self._fresh_since is None or (
+                self._view_picture_at is not None and self._view_picture_at < self._fresh_since):
             self._view_picture = self._view_picture_at = None  # no new view, or another since
         if self._fresh_since is not None and self._view_picture is None and still \
                 and self._hands_seen_at < self._fresh_since:
@@ -757,20 +758,20 @@ class Tracker:
         view_since = t if self._fresh_since is None else self._fresh_since
         from_the_start = view_since + self.track.fresh_still_s + self.track.stable_s
         misread_since_picture = set() if view_change is None or self._view_picture_at is None else {
-            c for c in changes if self._pending[c].since > self._view_picture_at and view_change[c] < self.track.faint_change}
+            c for c in changes
+            if self._pending[c].since > self._view_picture_at and view_change[c] < self.track.faint_change}
         moves = {c: s for c, s in changes.items() if c not in misread_since_picture
                  and (change[c] >= self.track.faint_change or self._pending[c].since <= from_the_start)}
+        placed = {c for c, s in moves.items()  # chips on cards whose picture changed as a chip changes it
+                  if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
         if len(moves) > self.track.max_fresh_changes:
-            placed = {c: s for c, s in moves.items()
-                      if c in arrived and s in self.teams and change[c] >= self.track.placed_change}
-            moves = placed if len(placed) <= self.track.max_fresh_changes else {}
+            moves = {c: moves[c] for c in placed} if len(placed) <= self.track.max_fresh_changes else {}
         # the differences the view showed from its start count together: one taken early (a chip
         # told as soon as the picture was still) must not let those that settle later pass one by one
         taken = self._fresh_taken if self._fresh_taken_in == self._fresh_since else set()
         early = {c for c in moves if self._pending[c].since <= from_the_start}
         if len(taken | early) > self.track.max_fresh_changes:
-            moves = {c: s for c, s in moves.items() if c not in early or (
-                c in arrived and s in self.teams and change[c] >= self.track.placed_change)}
+            moves = {c: s for c, s in moves.items() if c not in early or c in placed}
         self._fresh_taken, self._fresh_taken_in = taken | (early & set(moves)), self._fresh_since
         return moves
 
