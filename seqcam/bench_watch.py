@@ -45,6 +45,7 @@ class GameResult:
     wrong_violations: int
     sequences_true: int
     sequences_found: int
+    winner_true: bool  # the game has a winner (a game of another renderer may end before one)
     winner_found: bool
     board_lost: int
     first_found_s: float | None
@@ -209,7 +210,7 @@ def _result(index: int, label: dict[str, Any], frames: list[np.ndarray], lines: 
         detected=detected, missed=missed, phantom=phantom,
         wrong_violations=sum(line["type"] == "violation" for line in lines),
         sequences_true=sum(e["type"] == "sequence" for e in label["events"]), sequences_found=sequences,
-        winner_found=winner, board_lost=sum(line["type"] == "board_lost" for line in lines),
+        winner_true=any(e["type"] == "winner" for e in label["events"]), winner_found=winner, board_lost=sum(line["type"] == "board_lost" for line in lines),
         first_found_s=found[0] if found else None, track_s=spent, decode_s=decode_s,
         reads=follower.tracker.reads, locates=follower.tracker.locates, delays=delays)
 
@@ -243,7 +244,7 @@ def summary(results: list[GameResult], settings: VideoSettings, seed: int, hd_fr
         ("phantom events", str(sum(r.phantom for r in results))),
         ("wrong violations", str(sum(r.wrong_violations for r in results))),
         ("sequences found", f"{sum(r.sequences_found for r in results)} / {sum(r.sequences_true for r in results)}"),
-        ("winners found", f"{sum(r.winner_found for r in results)} / {len(results)}"),
+        ("winners found", f"{sum(r.winner_found for r in results)} / {sum(r.winner_true for r in results)}"),
         ("delay after the hand left", f"median {statistics.median(delays):.2f} s, p95 {pct(0.95)}, max {pct(1.0)}"
          if delays else "-"),
         ("board first found after", f"median {statistics.median(found):.1f} s, max {max(found):.1f} s, "

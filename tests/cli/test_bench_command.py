@@ -9,8 +9,9 @@ import pytest
 
 from referee.board import Board
 from seqcam.bench_vision import PhotoResult, score_reading
-from seqcam.bench_watch import explain
+from seqcam.bench_watch import GameResult, explain, summary
 from seqcam.cli import main
+from vision.render.video import VideoSettings
 
 
 def test_bench_prints_no_setup_and_calibrated_side_by_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,6 +52,18 @@ def test_bench_watch_follows_new_videos_then_the_kept_ones_again(tmp_path: Path,
     (tmp_path / "empty").mkdir()
     assert main(["bench-watch", "--videos", str(tmp_path / "empty")]) == 1
     assert "No game videos" in capsys.readouterr().out
+
+
+def test_bench_watch_counts_the_winners_found_among_the_games_that_have_one() -> None:
+    """Another renderer's games may end before anyone wins: those are no winner missed."""
+    def game(winner_true: bool, winner_found: bool) -> GameResult:
+        return GameResult(game=0, teams=2, frames=10, moves=1, detected=1, missed=0, phantom=0, wrong_violations=0,
+                          sequences_true=0, sequences_found=0, winner_true=winner_true, winner_found=winner_found,
+                          board_lost=0, first_found_s=0.4, track_s=0.1, decode_s=0.01, reads=1, locates=1,
+                          delays=[0.3])
+
+    printed = summary([game(True, True), game(False, False), game(True, False)], VideoSettings(), 7, 0, 0.0)
+    assert _row(printed, "winners found").split()[-3:] == ["1", "/", "2"]
 
 
 def test_a_winner_called_is_false_only_where_that_team_has_not_won() -> None:
