@@ -894,6 +894,23 @@ def _chip_alone(frame: np.ndarray, after: np.ndarray, tracker: Tracker, cell: in
     return placed
 
 
+def test_a_chip_read_beside_a_card_under_fingers_waits_until_they_leave(demo) -> None:
+    """A hand too small to cover several cards (fingers over one card, a thin arm across the
+    ring) may hold the chip read beside them: the move waits until that card reads as before."""
+    frames, label = demo
+    placed, where, after = _first_placed(frames, label)
+    tracker = _tracker_on(frames[0])
+    chip = _chip_alone(frames[0], after, tracker, where)
+    row, col = divmod(where, 10)
+    beside = row * 10 + (col + 1 if col < 9 else col - 1)
+    fingers = chip.copy()
+    fingers[_card_area(fingers, tracker, beside)] = (90, 140, 200)  # flat skin: neither a chip nor a card
+    held = [e for k in range(1, 15) for e in tracker.feed(fingers, k / 10, k) if e.kind == BOARD_CHANGED]
+    assert held == []
+    taken = [e for k in range(15, 25) for e in tracker.feed(chip, k / 10, k) if e.kind == BOARD_CHANGED]
+    assert [e.board[where] for e in taken] == [placed["team"]] and taken[0].t <= 1.5 + 1e-9
+
+
 def test_a_hand_resting_a_moment_in_a_new_view_is_not_taken_into_the_picture_of_the_board(demo) -> None:
     """In a view new after a bump, the next player's hand rests a moment over cells that read
     as before (bench game 9): neither they nor the ring under the arm take the picture with
