@@ -942,17 +942,24 @@ class Tracker:
                 best, best_share = k, share
         return best if best_share >= self.track.min_agreement else None
 
-    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool, t: float) -> bool:
+    def _adopt(self, frame_bgr: np.ndarray, analysis: Analysis, turns: int, trust: bool, t: float,
+               keep_unread: bool = False) -> bool:
         """Takes a located lattice if, through it, the board looks much as it did (``trust``:
         whatever it shows, after a long loss). The picture through it becomes the reference and
         the whole board is read afresh: a move may have been made while the view moved (the
-        locating's own reading at ``t`` is the first of each cell it reads differently)."""
+        locating's own reading at ``t`` is the first of each cell it reads differently). With
+        ``keep_unread`` (the lattice as it was) the cells the locating read ? and those beside them
+        keep their picture: an arm resting across the board reads ?, its edges and shadow may not,
+        and it would stay in the reference."""
         lattice = rotate_lattice(analysis.lattice_xy, turns)
         thumb = thumbnail(frame_bgr, lattice, self.track.thumb_cell_px)
         if self.reference is not None and not trust:
             changed = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1] > self.track.cell_change
             if changed.mean() > self.track.doubt_share:
                 return False
+        if keep_unread and self.reference is not None:
+            unread = np.array([symbol == UNKNOWN for symbol in turned(analysis.board, turns).cells])
+            _copy_cells(self.reference, thumb, list(np.flatnonzero(around(unread))), self.track.thumb_cell_px)
         self.lattice, self.reference, self._previous = lattice, thumb, thumb
         self._forget_readings()
         self.fresh = self.board is not analysis.board
@@ -985,8 +992,9 @@ class Tracker:
             # found where the grid already is, yet the picture unlike the reference this long:
             # the reference is what is wrong (taken with a hand over the board); a new one is taken
             stale = doubted >= self.track.stale_after_s
-            if (analysis is not None and turns is not None and (self._moved(analysis, turns) or stale)
-                    and self._adopt(frame_bgr, analysis, turns, trust or stale, t)):
+            moved = analysis is not None and turns is not None and self._moved(analysis, turns)
+            if (analysis is not None and turns is not None and (moved or stale)
+                    and self._adopt(frame_bgr, analysis, turns, trust or stale, t, keep_unread=not (moved or trust))):
                 self._doubt_since = None
                 self._came_back()
                 if self.lost:

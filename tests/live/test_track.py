@@ -911,6 +911,32 @@ def test_a_chip_read_beside_a_card_under_fingers_waits_until_they_leave(demo) ->
     assert [e.board[where] for e in taken] == [placed["team"]] and taken[0].t <= 1.5 + 1e-9
 
 
+def test_a_picture_taken_anew_where_the_board_lay_keeps_the_old_one_about_cards_read_unknown(demo) -> None:
+    """An arm resting across the board for long (to its far row): the board, found where it
+    was, gives the reference anew (it may be a reference that caught a hand), but the cards
+    read ? under the arm, and those beside them (its edges, its shadow), keep the picture of
+    the board at rest: once the arm leaves, the board looks as it did."""
+    frames, _ = demo
+    tracker = _tracker_on(frames[0])
+    before = tracker.reference.copy()
+    arm = frames[0].copy()
+    for cell in (43, 44, 45, 46):
+        arm[_card_area(arm, tracker, cell)] = (90, 140, 200)  # flat skin across the middle
+    analysis = tracker._locate(arm, 1.0)
+    assert analysis is not None
+    turns = tracker._fitting_turn(analysis)
+    assert turns is not None and tracker._adopt(arm, analysis, turns, True, 1.0, keep_unread=True)
+    unread = np.array([symbol == "?" for symbol in turned(analysis.board, turns).cells])
+    assert unread[[43, 44, 45, 46]].all()
+    kept = track_module.around(unread)
+    n = tracker.track.thumb_cell_px
+    now = thumbnail(arm, tracker.lattice, n)
+    for c in range(100):
+        r, col = divmod(c, 10)
+        block = (slice((r + 1) * n, (r + 2) * n), slice((col + 1) * n, (col + 2) * n))
+        assert np.array_equal(tracker.reference[block], before[block] if kept[c] else now[block])
+
+
 def test_a_hand_resting_a_moment_in_a_new_view_is_not_taken_into_the_picture_of_the_board(demo) -> None:
     """In a view new after a bump, the next player's hand rests a moment over cells that read
     as before (bench game 9): neither they nor the ring under the arm take the picture with
