@@ -646,7 +646,7 @@ class Tracker:
                    and calls[c] not in (UNKNOWN, self.board.cells[c]) and p.since - first <= self.track.same_move_s]
         if waiting:
             return []  # a change of the same move still settling: accept them together
-        if self._beside_fingers(changes, covered_cells, calls):
+        if self._beside_fingers(changes, covered_cells, calls, pending, t):
             return []
         # a cell read as the board holds it is no hand (a reference taken in another light shows it changed)
         explained = {c for c, symbol in settled.items() if symbol == self.board.cells[c] != UNKNOWN}
@@ -700,13 +700,15 @@ class Tracker:
         self.board = Board("".join(cells_now))
         return [*events, TrackEvent(BOARD_CHANGED, t, frame, self.board, new_view=new_view)]
 
-    @staticmethod
-    def _beside_fingers(changes: dict[int, str], covered_cells: Collection[int], calls: dict[int, str]) -> bool:
-        """Whether a change lies beside a card covered (changed as under a hand) that reads ?:
-        fingers or a palm over it, too small a hand to cover several cards, may hold the chip
-        read beside them (independent video seed 31, game 3: a red chip held over a card for
-        half a second was taken as placed there)."""
-        fingers = [c for c in covered_cells if calls.get(c) == UNKNOWN]
+    def _beside_fingers(self, changes: dict[int, str], covered_cells: Collection[int], calls: dict[int, str],
+                        pending: dict[int, Pending], t: float) -> bool:
+        """Whether a change lies beside a card covered (changed as under a hand) that reads ?,
+        for less than ``unsure_s``: fingers or a palm over it, too small a hand to cover
+        several cards, may hold the chip read beside them (independent video seed 31, game 3: a
+        red chip held over a card for half a second was taken as placed there). A card read ?
+        for longer is no hand passing: it is let go, and holds nothing up."""
+        fingers = [c for c in covered_cells
+                   if calls.get(c) == UNKNOWN and t - pending[c].since < self.track.unsure_s]
         beside = around(np.isin(np.arange(GRID * GRID), fingers))
         return any(beside[c] for c in changes)
 

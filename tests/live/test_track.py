@@ -894,21 +894,36 @@ def _chip_alone(frame: np.ndarray, after: np.ndarray, tracker: Tracker, cell: in
     return placed
 
 
-def test_a_chip_read_beside_a_card_under_fingers_waits_until_they_leave(demo) -> None:
-    """A hand too small to cover several cards (fingers over one card, a thin arm across the
-    ring) may hold the chip read beside them: the move waits until that card reads as before."""
-    frames, label = demo
+def _chip_beside_fingers(frames: list[np.ndarray], label: dict) -> tuple[Tracker, dict, int, np.ndarray, np.ndarray]:
+    """A tracker on the demo's first frame, the first chip placed and its cell, the frame with
+    that chip alone, and the same with flat skin (fingers: neither a chip nor a card) over the
+    card beside it."""
     placed, where, after = _first_placed(frames, label)
     tracker = _tracker_on(frames[0])
     chip = _chip_alone(frames[0], after, tracker, where)
     row, col = divmod(where, 10)
-    beside = row * 10 + (col + 1 if col < 9 else col - 1)
     fingers = chip.copy()
-    fingers[_card_area(fingers, tracker, beside)] = (90, 140, 200)  # flat skin: neither a chip nor a card
+    fingers[_card_area(fingers, tracker, row * 10 + (col + 1 if col < 9 else col - 1))] = (90, 140, 200)
+    return tracker, placed, where, chip, fingers
+
+
+def test_a_chip_read_beside_a_card_under_fingers_waits_until_they_leave(demo) -> None:
+    """A hand too small to cover several cards (fingers over one card, a thin arm across the
+    ring) may hold the chip read beside them: the move waits until that card reads as before."""
+    tracker, placed, where, chip, fingers = _chip_beside_fingers(*demo)
     held = [e for k in range(1, 15) for e in tracker.feed(fingers, k / 10, k) if e.kind == BOARD_CHANGED]
     assert held == []
     taken = [e for k in range(15, 25) for e in tracker.feed(chip, k / 10, k) if e.kind == BOARD_CHANGED]
     assert [e.board[where] for e in taken] == [placed["team"]] and taken[0].t <= 1.5 + 1e-9
+
+
+def test_a_card_beside_a_chip_read_unknown_for_longer_than_unsure_s_no_longer_holds_it(demo) -> None:
+    """What stays on the card beside a chip placed, read ? (a card's corner laid there), is no
+    hand passing: once it has read ? for unsure_s the chip is taken."""
+    tracker, placed, where, _, fingers = _chip_beside_fingers(*demo)
+    taken = [e.t for k in range(1, 40) for e in tracker.feed(fingers, k / 10, k)
+             if e.kind == BOARD_CHANGED and e.board[where] == placed["team"]]
+    assert taken and taken[0] <= 0.1 + tracker.track.unsure_s + tracker.track.stable_s + 1e-9
 
 
 def test_a_picture_taken_anew_where_the_board_lay_keeps_the_old_one_about_cards_read_unknown(demo) -> None:
