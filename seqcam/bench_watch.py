@@ -210,7 +210,8 @@ def _result(index: int, label: dict[str, Any], frames: list[np.ndarray], lines: 
         detected=detected, missed=missed, phantom=phantom,
         wrong_violations=sum(line["type"] == "violation" for line in lines),
         sequences_true=sum(e["type"] == "sequence" for e in label["events"]), sequences_found=sequences,
-        winner_true=any(e["type"] == "winner" for e in label["events"]), winner_found=winner, board_lost=sum(line["type"] == "board_lost" for line in lines),
+        winner_true=any(e["type"] == "winner" for e in label["events"]), winner_found=winner,
+        board_lost=sum(line["type"] == "board_lost" for line in lines),
         first_found_s=found[0] if found else None, track_s=spent, decode_s=decode_s,
         reads=follower.tracker.reads, locates=follower.tracker.locates, delays=delays)
 

@@ -32,6 +32,8 @@ MAX_LEAVES = 63  # 31 left 15% more cells ? and 15% more chip-empty mix-ups on h
 
 
 def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The features of a photo's cells but the corners, read on its true grid jittered, and
+    what each cell truly is."""
     label = json.loads(path.with_suffix(".json").read_text())
     if not label.get("has_board") or not label.get("board_fully_visible"):
         return np.zeros((0, 0), np.float32), np.zeros(0, np.int64)

@@ -959,14 +959,14 @@ class Tracker:
             changed = block_change(thumb, self.reference, self.track.thumb_cell_px)[1:-1, 1:-1] > self.track.cell_change
             if changed.mean() > self.track.doubt_share:
                 return False
+        seen = turned(analysis.board, turns).cells
         if keep_unread and self.reference is not None:
-            unread = np.array([symbol == UNKNOWN for symbol in turned(analysis.board, turns).cells])
+            unread = np.array([symbol == UNKNOWN for symbol in seen])
             _copy_cells(self.reference, thumb, list(np.flatnonzero(around(unread))), self.track.thumb_cell_px)
         self.lattice, self.reference, self._previous = lattice, thumb, thumb
         self._forget_readings()
         self.fresh = self.board is not analysis.board
         if self.fresh and self.board is not None:
-            seen = turned(analysis.board, turns).cells
             self._pending = {c: Pending.first(symbol, t) for c, symbol in enumerate(seen)
                              if symbol != self.board.cells[c]}
         return True
@@ -994,15 +994,16 @@ class Tracker:
             # found where the grid already is, yet the picture unlike the reference this long:
             # the reference is what is wrong (taken with a hand over the board); a new one is taken
             stale = doubted >= self.track.stale_after_s
-            moved = analysis is not None and turns is not None and self._moved(analysis, turns)
-            if (analysis is not None and turns is not None and (moved or stale)
-                    and self._adopt(frame_bgr, analysis, turns, trust or stale, t, keep_unread=not (moved or trust))):
-                self._doubt_since = None
-                self._came_back()
-                if self.lost:
-                    self.lost = False
-                    events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
-                return events
+            if analysis is not None and turns is not None:
+                moved = self._moved(analysis, turns)
+                if (moved or stale) and self._adopt(frame_bgr, analysis, turns, trust or stale, t,
+                                                    keep_unread=not (moved or trust)):
+                    self._doubt_since = None
+                    self._came_back()
+                    if self.lost:
+                        self.lost = False
+                        events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+                    return events
         if not self.lost and doubted >= self.track.lost_after_s:
             self.lost = True
             events.append(TrackEvent(BOARD_LOST, t, frame, None))
@@ -1053,7 +1054,7 @@ class Tracker:
 
     def _view_change(self, thumb: np.ndarray) -> np.ndarray | None:
         """(100,) each cell's picture against the new view's first still picture, if one was kept."""
-        if self._view_picture is None or self._view_picture.shape != thumb.shape:
+        if self._view_picture is None:
             return None
         return block_change(thumb, self._view_picture, self.track.thumb_cell_px)[1:-1, 1:-1].reshape(-1)
 

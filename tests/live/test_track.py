@@ -204,7 +204,8 @@ def test_a_difference_first_read_after_the_new_views_still_picture_is_a_move_onl
     assert tracker._fresh_moves(against_reference, {card: "G", chip: "."}, (), 3.5) == {card: "G", chip: "."}
     # a difference read before the picture was kept: made as the view moved
     tracker._pending[chip] = track_module.Pending(".", 1.0, 5)
-    assert tracker._fresh_moves(against_reference, {card: "G", chip: "."}, (), 3.5, against_view) == {card: "G", chip: "."}
+    assert (tracker._fresh_moves(against_reference, {card: "G", chip: "."}, (), 3.5, against_view)
+            == {card: "G", chip: "."})
 
 
 def test_the_new_views_picture_is_kept_only_if_no_hand_came_before_it_was_still(demo) -> None:
