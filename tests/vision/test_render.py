@@ -222,11 +222,40 @@ def test_hands_hide_cells() -> None:
         hidden += len(label["occluded"])
         _check_label(label, image)
     assert hidden > 0
-    quiet = replace(SMALL, hand_share=0.0, mug_share=0.0, cut_off_share=0.0)
+    quiet = replace(SMALL, hand_share=0.0, mug_share=0.0, board_object_share=0.0, cut_off_share=0.0)
     for seed in range(2):
         _, label = render_photo(np.random.default_rng(seed), config=quiet)
         if label["board_fully_visible"]:
             assert label["occluded"] == []
+
+
+def _cell_centres_px(label: dict) -> np.ndarray:
+    """(100, 2) image positions of the cells' centres (through the grid's corners: near enough on a flat board)."""
+    grid = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+    homography = cv2.getPerspectiveTransform(grid, np.float32(label["corners_px"]))
+    centres = np.float32([[[c + 0.5, r + 0.5] for r in range(SIZE) for c in range(SIZE)]])
+    return cv2.perspectiveTransform(centres, homography)[0]
+
+
+def test_objects_laid_on_the_board_hide_the_cells_they_cover_and_change_nothing_else() -> None:
+    """The same photo with and without a card or a phone on the board: every cell labelled
+    hidden lies where the two differ, and the rest of the photo is as it was."""
+    flat = replace(SMALL, hand_share=0.0, mug_share=0.0, fold_share=0.0, cut_off_share=0.0)
+    hidden = 0
+    for seed in range(4):
+        image, label = render_photo(np.random.default_rng(seed), config=replace(flat, board_object_share=1.0))
+        bare, bare_label = render_photo(np.random.default_rng(seed), config=replace(flat, board_object_share=0.0))
+        _check_label(label, image)
+        assert label["varied"]["on_board"] and bare_label["varied"]["on_board"] == []
+        assert bare_label["grid"] == label["grid"] and bare_label["occluded"] == []
+        change = cv2.GaussianBlur(cv2.absdiff(image, bare).max(axis=2).astype(np.float32), (0, 0), 2)
+        centres = np.round(_cell_centres_px(label)).astype(int)
+        changed = {i for i, (x, y) in enumerate(centres) if change[y, x] > 12}
+        occluded = {r * SIZE + c for r, c in label["occluded"]}
+        assert occluded <= changed
+        hidden += len(occluded)
+        assert np.mean(change > 12) < 0.2  # the rest of the photo is as it was
+    assert hidden > 0
 
 
 @pytest.mark.parametrize("centre", [(3.0, 50.0), (97.0, 50.0), (50.0, 2.0), (50.0, 98.0)])

@@ -31,6 +31,7 @@ class RenderConfig:
     bow_max_mm: float = 5.0
     hand_share: float = 0.35  # photos with one or two hands over the board
     mug_share: float = 0.3
+    board_object_share: float = 0.12  # photos with a card, the phone or a pad laid on the board
     clutter: bool = True
     effects: bool = True  # lighting variety, blur and noise; off: even light, no blur, no noise
     plain_artwork: bool = False  # a flat test printing instead of random artwork
@@ -41,5 +42,5 @@ class RenderConfig:
 DEFAULT_CONFIG = RenderConfig()
 
 # A scene with nothing in the way: fixed plain artwork, no hands, objects or effects.
-QUIET_CONFIG = RenderConfig(hand_share=0.0, mug_share=0.0, clutter=False, effects=False, plain_artwork=True,
-                            cut_off_share=0.0)
+QUIET_CONFIG = RenderConfig(hand_share=0.0, mug_share=0.0, board_object_share=0.0, clutter=False, effects=False,
+                            plain_artwork=True, cut_off_share=0.0)

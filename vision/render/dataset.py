@@ -40,7 +40,7 @@ def render_one(seed: int, index: int, *, with_board: bool = True, config: Render
 # How players photograph the empty board once for a calibration: the whole board in view,
 # from their seat, nothing in the way.
 CALIBRATION_CONFIG = RenderConfig(tilt_max_deg=35.0, fill_range=(0.55, 0.9), hand_share=0.0, cut_off_share=0.0,
-                                  turns=0)
+                                  board_object_share=0.0, turns=0)
 
 
 def kit_of(seed: int, index: int, config: RenderConfig = DEFAULT_CONFIG) -> Kit:

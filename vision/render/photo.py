@@ -20,6 +20,7 @@ from vision.render import lighting, textures
 from vision.render.artwork import Artwork, ArtworkParams, board_size_mm, draw_artwork, plain_artwork_params, \
     sample_artwork
 from vision.render.cards import sample_card_style
+from vision.render.board_objects import cell_cover, lay_on_board, sample_board_objects
 from vision.render.chips import ChipPainter, ChipStyle, sample_chip_style
 from vision.render.config import DEFAULT_CONFIG, RenderConfig
 from vision.render.geometry import Camera, Surface, dense_table_map, place_camera, surface_normals_z, \
@@ -292,6 +293,8 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
     art: Artwork | None = None
     surface = _flat(half)
     chips_placed: list[dict[str, Any]] = []
+    board_objects: list[ClutterItem] = []
+    on_board_cover = np.zeros(SIZE * SIZE)
     if art_params is not None and position is not None:
         ppm_needed = 1.2 * _local_scale(work, (0.0, 0.0), _flat(half))
         cell_px = int(np.clip(round(ppm_needed * art_params.cell_mm), 24, 260))
@@ -300,6 +303,7 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
         surface = sample_surface(rng, half, config) if config.effects or config.fold_share > 0 else _flat(half)
         chips_placed = paint_chips(art, position.board, chip_style, work, light_xyz,
                                    chip_jitters(art, position.board, chip_style, rng))
+        board_objects, on_board_cover = objects_on_board(rng, art, chip_style, config)
 
     # the table and what lies on it
     table = sample_table(rng, half, with_board=with_board)
@@ -380,8 +384,21 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
     jpeg = lighting.finish(image, sensor, rng)
 
     label = _label(cam_params, camera, work, art, art_params, position, chip_style, surface, light, sensor, table,
-                   clutter, mugs, hands, occluder, glare_full, chips_placed, half)
+                   clutter, board_objects, on_board_cover, mugs, hands, occluder, glare_full, chips_placed, half)
     return Rendered(jpeg=jpeg, label=label)
+
+
+def objects_on_board(rng: np.random.Generator, art: Artwork, chip_style: ChipStyle,
+                     config: RenderConfig) -> tuple[list[ClutterItem], np.ndarray]:
+    """Lays a card, the phone or a pad on some boards; returns them and the share (100,) of
+    each cell's chip region they cover. Drawn from a stream spawned from ``rng``'s seed, which
+    draws nothing from ``rng``: every photo without them stays as it was."""
+    own = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
+    if not config.clutter or own.random() >= config.board_object_share:
+        return [], np.zeros(SIZE * SIZE)
+    items = sample_board_objects(own, art)
+    cover = lay_on_board(art, items, sample_card_style(own, layout="pips"), chip_style)
+    return items, cell_cover(art, cover, CHIP_REGION)
 
 
 def _mug_shadow_on_table(tex: TableTexture, mug: MugParams, light_xyz: np.ndarray) -> None:
@@ -488,7 +505,8 @@ def _plain(value: Any) -> Any:
 def _label(cam_params: CameraParams, camera: Camera, work: Camera, art: Artwork | None,
            art_params: ArtworkParams | None, position: Position | None, chips: ChipStyle, surface: Surface,
            light: lighting.LightParams, sensor: lighting.SensorParams, table: TableParams,
-           clutter: list[ClutterItem], mugs: list[MugParams], hands: list[HandParams], occluder: np.ndarray,
+           clutter: list[ClutterItem], board_objects: list[ClutterItem], on_board_cover: np.ndarray,
+           mugs: list[MugParams], hands: list[HandParams], occluder: np.ndarray,
            glare: np.ndarray, chips_placed: list[dict[str, Any]], half: tuple[float, float]) -> dict[str, Any]:
     w, h = cam_params.width, cam_params.height
     varied: dict[str, Any] = {
@@ -509,6 +527,7 @@ def _label(cam_params: CameraParams, camera: Camera, work: Camera, art: Artwork 
         "jpeg_quality": sensor.jpeg_quality,
         "table": _plain(table),
         "clutter": sorted(item.kind for item in clutter),
+        "on_board": sorted(item.kind for item in board_objects),
         "mugs": len(mugs),
         "hand_count": len(hands),
         "hands": [_plain(hp) for hp in hands],
@@ -542,7 +561,8 @@ def _label(cam_params: CameraParams, camera: Camera, work: Camera, art: Artwork 
     ring = np.concatenate([grid_world[i] + t * (grid_world[(i + 1) % 4] - grid_world[i]) for i in range(4)])
     ring_px = world_to_image(camera, ring, surface)
     visible = bool(np.all((ring_px >= -0.5) & (ring_px <= np.array([w - 0.5, h - 0.5]))))
-    cover = _cell_cover(work, art, half, surface, occluder.astype(np.float32) / 255)
+    seen_cover = _cell_cover(work, art, half, surface, occluder.astype(np.float32) / 255)
+    cover = 1 - (1 - seen_cover) * (1 - on_board_cover)
     glare_at = _cell_cover(work, art, half, surface, np.clip(glare / GLARE_LEVEL, 0, 1) >= 1)
     occluded = [[i // SIZE, i % SIZE] for i in range(SIZE * SIZE) if cover[i] >= OCCLUDED_SHARE]
     glared = [[i // SIZE, i % SIZE] for i in range(SIZE * SIZE) if glare_at[i] >= OCCLUDED_SHARE]

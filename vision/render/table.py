@@ -253,6 +253,8 @@ def _draw_chip_pile(tex: TableTexture, item: ClutterItem, r: np.random.Generator
 
 def _phone(r: np.random.Generator, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     body = pick(r, ((20, 20, 20), (200, 200, 205), (60, 50, 40), (140, 90, 40)))
+    if r.random() < 0.5:  # a case of any colour: green or red ones look like a chip's colour
+        body = from_hsv(r.uniform(0, 180), r.uniform(80, 255), r.uniform(60, 230))
     face = np.empty((h, w, 3), np.uint8)
     face[:] = body
     b = int(0.05 * w)
