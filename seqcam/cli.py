@@ -196,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench_compare.add_argument("files", nargs="+", metavar="CSV", help="BEFORE.csv AFTER.csv, one pair per set")
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
-    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=6800, several_seeds=True)
+    _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=10200, several_seeds=True)
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
     _training_arguments(train_locator, "photos with a board", "vision/models/board_verdict.json")
     train_locator.add_argument("--no-board", type=int, default=60, help="photos without a board (default 60)")

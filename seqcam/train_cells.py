@@ -25,7 +25,10 @@ from vision.pipeline import rectified_board
 from vision.read_cells import called_classes, measure_cells, prepare
 from vision.warp import lattice_from_corners
 
-TRAIN_SEEDS = (777, 7782, 7784, 7783)  # never the bench's seed; four renderings vary more than one
+# never the bench's seed; 1,700 photos of each (since objects lie on some boards, four seeds left
+# more wrong calls on held-out photos than six). The first also seeds the jitter and the trees:
+# 7782 first left fewer wrong and ? cells on development photos than 777 first (10% and 4%)
+TRAIN_SEEDS = (7782, 777, 7784, 7783, 7785, 7786)
 CORNER_JITTER_CELLS = 0.06
 MAX_TREES_PER_CLASS = 300  # boosting stops earlier when a held-out tenth stops improving
 MAX_LEAVES = 63  # 31 left 15% more cells ? and 15% more chip-empty mix-ups on held-out photos
