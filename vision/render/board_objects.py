@@ -11,7 +11,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.cells import SIZE
 from vision.render.artwork import Artwork
 from vision.render.cards import CardStyle
 from vision.render.chips import ChipStyle
@@ -53,16 +52,3 @@ def lay_on_board(art: Artwork, items: list[ClutterItem], deck_style: CardStyle, 
         cv2.fillPoly(cover, [np.round(outline).astype(np.int32)], 255)
     return cover.astype(np.float32) / 255
 
-
-def cell_cover(art: Artwork, cover: np.ndarray, chip_region: float) -> np.ndarray:
-    """Share (100,) of each cell's chip region (a disc ``chip_region`` cell widths in radius)
-    that ``cover`` (the artwork's pixels) covers."""
-    t = np.linspace(-1, 1, 7)
-    gx, gy = np.meshgrid(t, t)
-    inside = gx * gx + gy * gy <= 1.0
-    offsets = np.column_stack([gx[inside], gy[inside]]) * chip_region * art.cell_w
-    centres = np.array([art.cell_centre(r, c) for r in range(SIZE) for c in range(SIZE)])
-    points = np.round(centres[:, None, :] + offsets[None, :, :]).astype(int)
-    xs = np.clip(points[..., 0], 0, cover.shape[1] - 1)
-    ys = np.clip(points[..., 1], 0, cover.shape[0] - 1)
-    return cover[ys, xs].mean(axis=1)

@@ -20,7 +20,7 @@ from vision.render import lighting, textures
 from vision.render.artwork import Artwork, ArtworkParams, board_size_mm, draw_artwork, plain_artwork_params, \
     sample_artwork
 from vision.render.cards import sample_card_style
-from vision.render.board_objects import cell_cover, lay_on_board, sample_board_objects
+from vision.render.board_objects import lay_on_board, sample_board_objects
 from vision.render.chips import ChipPainter, ChipStyle, sample_chip_style
 from vision.render.config import DEFAULT_CONFIG, RenderConfig
 from vision.render.geometry import Camera, Surface, dense_table_map, place_camera, surface_normals_z, \
@@ -398,7 +398,7 @@ def objects_on_board(rng: np.random.Generator, art: Artwork, chip_style: ChipSty
         return [], np.zeros(SIZE * SIZE)
     items = sample_board_objects(own, art)
     cover = lay_on_board(art, items, sample_card_style(own, layout="pips"), chip_style)
-    return items, cell_cover(art, cover, CHIP_REGION)
+    return items, _artwork_cell_cover(art, cover)
 
 
 def _mug_shadow_on_table(tex: TableTexture, mug: MugParams, light_xyz: np.ndarray) -> None:
@@ -452,27 +452,21 @@ def _drop_shadow(board_small: np.ndarray, light_xyz: np.ndarray, camera: Camera,
     return (1 - 0.35 * sh * (1 - board_small)).astype(np.float32)
 
 
-def _cell_world_centres(art: Artwork, half: tuple[float, float]) -> np.ndarray:
-    """(100, 2) world (x, y) mm of every cell's centre, row 0 first."""
-    ppm = art.px_per_mm
-    out = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            x, y = art.cell_centre(r, c)
-            out.append(((x + 0.5) / ppm - half[0], (y + 0.5) / ppm - half[1]))
-    return np.array(out)
+def _chip_region_points(art: Artwork) -> np.ndarray:
+    """(100, K, 2) artwork pixels spread over each cell's chip region (a disc ``CHIP_REGION``
+    cell widths in radius), row 0 first."""
+    t = np.linspace(-1, 1, 7)
+    gx, gy = np.meshgrid(t, t)
+    inside = gx * gx + gy * gy <= 1.0
+    offsets = np.column_stack([gx[inside], gy[inside]]) * CHIP_REGION * art.cell_w
+    centres = np.array([art.cell_centre(r, c) for r in range(SIZE) for c in range(SIZE)])
+    return centres[:, None, :] + offsets[None, :, :]
 
 
 def _cell_cover(work: Camera, art: Artwork, half: tuple[float, float], surface: Surface,
                 cover: np.ndarray) -> np.ndarray:
     """Share (100,) of each cell's chip region that ``cover`` (float (H, W), 0-1) covers or the frame cuts."""
-    centres = _cell_world_centres(art, half)
-    radius = CHIP_REGION * art.cell_w / art.px_per_mm
-    t = np.linspace(-1, 1, 7)
-    gx, gy = np.meshgrid(t, t)
-    inside = gx * gx + gy * gy <= 1.0
-    offsets = np.column_stack([gx[inside], gy[inside]]) * radius
-    pts = (centres[:, None, :] + offsets[None, :, :]).reshape(-1, 2)
+    pts = ((_chip_region_points(art) + 0.5) / art.px_per_mm - np.array(half)).reshape(-1, 2)
     px = world_to_image(work, pts, surface)
     h, w = cover.shape
     xi, yi = np.round(px[:, 0]).astype(int), np.round(px[:, 1]).astype(int)
@@ -480,7 +474,15 @@ def _cell_cover(work: Camera, art: Artwork, half: tuple[float, float], surface: 
     value = np.ones(len(px), np.float32)
     ok = ~out_of_frame
     value[ok] = cover[yi[ok], xi[ok]]
-    return value.reshape(len(centres), -1).mean(axis=1)
+    return value.reshape(SIZE * SIZE, -1).mean(axis=1)
+
+
+def _artwork_cell_cover(art: Artwork, cover: np.ndarray) -> np.ndarray:
+    """Share (100,) of each cell's chip region that ``cover`` (float, the artwork's pixels, 0-1) covers."""
+    points = np.round(_chip_region_points(art)).astype(int)
+    xs = np.clip(points[..., 0], 0, cover.shape[1] - 1)
+    ys = np.clip(points[..., 1], 0, cover.shape[0] - 1)
+    return cover[ys, xs].mean(axis=1)
 
 
 def _plain(value: Any) -> Any:
