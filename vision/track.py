@@ -429,15 +429,9 @@ class Tracker:
         self._change_since = np.where(faint, np.minimum(self._change_since, t), np.inf)
         if grid_changed.mean() > self.track.doubt_share or (grid_changed.any() and self._shifted(thumb)):
             return self._doubt(frame_bgr, t, frame)
-        events = []
         # a frame or two unlike the board (a flicker, a shake) that left the view as it was
         blink = self._doubt_since is not None and t - self._doubt_since <= self.track.blink_s
-        if self._doubt_since is not None:
-            self._came_back()
-        self._doubt_since = None
-        if self.lost:  # the view came back as it was
-            self.lost = False
-            events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
+        events = self._came_back(t, frame)
         ring_share = float((change[RING] > self.track.ring_change).mean())
         under_hands = inner_change > self.track.hand_change
         # a hand covers cells side by side: a lone changed cell is a chip placed, or a card whose
@@ -977,16 +971,10 @@ class Tracker:
         if self._doubt_since is None:
             self._doubt_since, self._before_doubt = t, self._pending
         self._pending, self._revisits = {}, {}
-        events = []
         doubted = t - self._doubt_since
         settled = t - self._still_since >= self.track.relocate_after_s  # not while hands move
         if settled and self._slide(frame_bgr):
-            self._doubt_since = None
-            self._came_back()
-            if self.lost:
-                self.lost = False
-                events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
-            return events
+            return self._came_back(t, frame)
         if settled and t - self._last_locate >= self.track.relocate_every_s:
             analysis = self._locate(frame_bgr, t)
             turns = self._fitting_turn(analysis) if analysis is not None else None
@@ -998,16 +986,11 @@ class Tracker:
                 moved = self._moved(analysis, turns)
                 if (moved or stale) and self._adopt(frame_bgr, analysis, turns, trust or stale, t,
                                                     keep_unread=not (moved or trust)):
-                    self._doubt_since = None
-                    self._came_back()
-                    if self.lost:
-                        self.lost = False
-                        events.append(TrackEvent(BOARD_FOUND, t, frame, self.board))
-                    return events
+                    return self._came_back(t, frame)
         if not self.lost and doubted >= self.track.lost_after_s:
             self.lost = True
-            events.append(TrackEvent(BOARD_LOST, t, frame, None))
-        return events
+            return [TrackEvent(BOARD_LOST, t, frame, None)]
+        return []
 
     def _shift(self, thumb: np.ndarray) -> tuple[float, float] | None:
         """How far the picture slid against the reference (thumbnail pixels), None when unclear."""
@@ -1058,8 +1041,16 @@ class Tracker:
             return None
         return block_change(thumb, self._view_picture, self.track.thumb_cell_px)[1:-1, 1:-1].reshape(-1)
 
-    def _came_back(self) -> None:
-        self._still_unread_since = self._still_since
+    def _came_back(self, t: float, frame: int) -> list[TrackEvent]:
+        """The view is the board's again: a doubt ends (moves settling since the picture was
+        still may count from then), and a board reported lost is reported found."""
+        if self._doubt_since is not None:
+            self._still_unread_since = self._still_since
+        self._doubt_since = None
+        if not self.lost:
+            return []
+        self.lost = False
+        return [TrackEvent(BOARD_FOUND, t, frame, self.board)]
 
     def _first_shown(self, symbol: str, cell_change: float, t: float) -> float:
         """Since when a cell's first reading ``symbol`` has shown: since the board was seen again
