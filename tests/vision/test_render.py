@@ -305,3 +305,30 @@ def test_smooth_noise_has_the_size_asked_for_even_finer_than_a_pixel(feature_px:
 
     noise = smooth_noise(np.random.default_rng(0), 37, 53, feature_px)
     assert noise.shape == (37, 53) and np.isfinite(noise).all() and noise.std() > 0
+
+
+def test_a_card_across_the_board_edge_lies_on_the_table_beyond_it() -> None:
+    from vision.render.board_objects import lay_on_board
+    from vision.render.cards import sample_card_style
+    from vision.render.chips import sample_chip_style
+    from vision.render.table import CARD_MM, ClutterItem
+
+    art = draw_artwork(plain_artwork_params(), 24, np.random.default_rng(0))
+    before = art.image_bgr.copy()
+    ppm = art.px_per_mm
+    right_edge_mm, middle_mm = art.size[0] / ppm, art.size[1] / ppm / 2
+    card = ClutterItem(kind="card_back", x=right_edge_mm, y=middle_mm, angle_deg=0.0, size_mm=CARD_MM, seed=3)
+    rng = np.random.default_rng(1)
+    cover, overhang = lay_on_board(art, [card], sample_card_style(rng, layout="pips"), sample_chip_style(rng))
+    assert overhang is not None
+    height, width = art.image_bgr.shape[:2]
+    pad = overhang.pad_px
+    alpha = overhang.bgra[..., 3]
+    half_card_px = int(0.5 * CARD_MM[0] * ppm)
+    beyond = alpha[pad + height // 2, pad + width + 2 : pad + width + half_card_px - 2]
+    assert (beyond > 200).all()  # the card's outer half is opaque over the table
+    assert alpha[pad : pad + height, pad : pad + width].max() == 0  # the board's own pixels are the artwork's
+    assert alpha[pad + height // 2, pad + width + half_card_px + 4 :].max() < 100  # past the card, the table (a faint shadow at most)
+    inner = slice(width - half_card_px + 2, width - 2)
+    assert (cover[height // 2, inner] == 1).all()
+    assert np.abs(art.image_bgr[height // 2, inner].astype(int) - before[height // 2, inner]).max() > 30

@@ -20,7 +20,7 @@ from vision.render import lighting, textures
 from vision.render.artwork import Artwork, ArtworkParams, board_size_mm, draw_artwork, plain_artwork_params, \
     sample_artwork
 from vision.render.cards import sample_card_style
-from vision.render.board_objects import lay_on_board, sample_board_objects
+from vision.render.board_objects import Overhang, lay_on_board, sample_board_objects
 from vision.render.chips import ChipPainter, ChipStyle, sample_chip_style
 from vision.render.config import DEFAULT_CONFIG, RenderConfig
 from vision.render.geometry import Camera, Surface, dense_table_map, place_camera, surface_normals_z, \
@@ -227,16 +227,24 @@ def table_view(tex: TableTexture, map_xy: tuple[np.ndarray, np.ndarray]) -> np.n
                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
-def laid_board(image: np.ndarray, art: Artwork, map_xy: tuple[np.ndarray, np.ndarray], half: tuple[float, float]
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """The board's artwork laid over the table view, and its coverage (0-1 float32)."""
+def _laid(image: np.ndarray, bgra: np.ndarray, map_xy: tuple[np.ndarray, np.ndarray], half: tuple[float, float],
+          ppm: float, pad_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """``bgra``, a top view whose pixel ``pad_px`` is the board's top-left corner, laid over ``image``."""
     map_x, map_y = map_xy
-    ppm = art.px_per_mm
-    bgra = cv2.cvtColor(art.image_bgr, cv2.COLOR_BGR2BGRA)
-    warped = cv2.remap(bgra, (map_x + half[0]) * ppm - 0.5, (map_y + half[1]) * ppm - 0.5, cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.remap(bgra, (map_x + half[0]) * ppm - 0.5 + pad_px, (map_y + half[1]) * ppm - 0.5 + pad_px,
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     alpha = warped[..., 3].astype(np.float32) * (1 / 255)
     return cv2.blendLinear(image, np.ascontiguousarray(warped[..., :3]), 1.0 - alpha, alpha), alpha
+
+
+def laid_board(image: np.ndarray, art: Artwork, map_xy: tuple[np.ndarray, np.ndarray], half: tuple[float, float],
+               overhang: Overhang | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The board's artwork laid over the table view, then what lies across its edge; and the
+    board's coverage (0-1 float32)."""
+    image, alpha = _laid(image, cv2.cvtColor(art.image_bgr, cv2.COLOR_BGR2BGRA), map_xy, half, art.px_per_mm, 0)
+    if overhang is not None:
+        image, _ = _laid(image, overhang.bgra, map_xy, half, art.px_per_mm, overhang.pad_px)
+    return image, alpha
 
 
 def hand_shade(mask: np.ndarray, offset_px: np.ndarray, occluded_small: np.ndarray) -> np.ndarray:
@@ -295,6 +303,7 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
     chips_placed: list[dict[str, Any]] = []
     board_objects: list[ClutterItem] = []
     on_board_cover = np.zeros(SIZE * SIZE)
+    overhang: Overhang | None = None
     if art_params is not None and position is not None:
         ppm_needed = 1.2 * _local_scale(work, (0.0, 0.0), _flat(half))
         cell_px = int(np.clip(round(ppm_needed * art_params.cell_mm), 24, 260))
@@ -303,7 +312,7 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
         surface = sample_surface(rng, half, config) if config.effects or config.fold_share > 0 else _flat(half)
         chips_placed = paint_chips(art, position.board, chip_style, work, light_xyz,
                                    chip_jitters(art, position.board, chip_style, rng))
-        board_objects, on_board_cover = objects_on_board(rng, art, chip_style, config)
+        board_objects, on_board_cover, overhang = objects_on_board(rng, art, chip_style, config)
 
     # the table and what lies on it
     table = sample_table(rng, half, with_board=with_board)
@@ -337,7 +346,7 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
     image = table_view(tex, map_xy)
     board_alpha = np.zeros(image.shape[:2], np.float32)
     if art is not None:
-        image, board_alpha = laid_board(image, art, map_xy, half)
+        image, board_alpha = laid_board(image, art, map_xy, half, overhang)
 
     occluder = np.zeros(image.shape[:2], np.uint8)
     for mug in mugs:
@@ -389,16 +398,16 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
 
 
 def objects_on_board(rng: np.random.Generator, art: Artwork, chip_style: ChipStyle,
-                     config: RenderConfig) -> tuple[list[ClutterItem], np.ndarray]:
-    """Lays a card, the phone or a pad on some boards; returns them and the share (100,) of
-    each cell's chip region they cover. Drawn from a stream spawned from ``rng``'s seed, which
+                     config: RenderConfig) -> tuple[list[ClutterItem], np.ndarray, Overhang | None]:
+    """Lays a card, the phone or a pad on some boards; returns them, the share (100,) of each
+    cell's chip region they cover and what of them lies beyond the board. Drawn from a stream spawned from ``rng``'s seed, which
     draws nothing from ``rng``: every photo without them stays as it was."""
     own = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
     if not config.clutter or own.random() >= config.board_object_share:
-        return [], np.zeros(SIZE * SIZE)
+        return [], np.zeros(SIZE * SIZE), None
     items = sample_board_objects(own, art)
-    cover = lay_on_board(art, items, sample_card_style(own, layout="pips"), chip_style)
-    return items, _artwork_cell_cover(art, cover)
+    cover, overhang = lay_on_board(art, items, sample_card_style(own, layout="pips"), chip_style)
+    return items, _artwork_cell_cover(art, cover), overhang
 
 
 def _mug_shadow_on_table(tex: TableTexture, mug: MugParams, light_xyz: np.ndarray) -> None:
