@@ -10,6 +10,8 @@ class VisionConfig:
     # decoding
     max_file_bytes: int = 60_000_000
     max_pixels: int = 50_000_000  # the most pixels a photo may hold (a progressive JPEG or a PNG is decoded whole)
+    # the fewest pixels across a photo may have: a board 160 pixels tall is still read, at 64 none is found
+    min_photo_side: int = 64
     # a baseline JPEG (what cameras write) is decoded at a reduced scale as it streams in: phones'
     # 50 to 108 MP photos pass; decompression bombs do not (Pillow refuses to read the header of
     # a photo of 179 MP or more)

@@ -19,6 +19,10 @@ class ImageTooLarge(VisionError):
     """The image's dimensions exceed what the pipeline accepts."""
 
 
+class ImageTooSmall(VisionError):
+    """The image has too few pixels to show a board's cells (a thumbnail, an icon)."""
+
+
 class ImageColourless(VisionError):
     """The photo is black and white: the chips' colours cannot be told apart."""
 

@@ -15,7 +15,7 @@ import pillow_heif
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from vision.config import VisionConfig
-from vision.errors import ImageTooLarge, ImageUnreadable
+from vision.errors import ImageTooLarge, ImageTooSmall, ImageUnreadable
 
 _JPEG_START, _JPEG_END = b"\xff\xd8\xff", b"\xff\xd9"
 _PNG_START = b"\x89PNG\r\n\x1a\n"
@@ -74,6 +74,11 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo",
         raise ImageTooLarge(
             f"{name} claims {width} x {height} pixels, more than the {limit / 1e6:.0f} megapixels "
             "accepted. Send a smaller photo."
+        )
+    if min(width, height) < config.min_photo_side:
+        raise ImageTooSmall(
+            f"{name} is only {width} x {height} pixels: too small to show the board's cells. Send the photo "
+            "at the size the camera took it, not a thumbnail."
         )
     if kind == "JPEG" and not data.rstrip(b"\0").endswith(_JPEG_END):
         raise ImageUnreadable(f"{name} is cut short (an incomplete JPEG). Take or send the photo again.")

@@ -27,8 +27,8 @@ from server.settings import ServerSettings
 from server.store import CalibrationRow
 from server.workers import read_photo
 from vision.config import VisionConfig
-from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, ImageColourless, ImageTooLarge, ImageUnreadable,
-                           VisionError)
+from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, ImageColourless, ImageTooLarge, ImageTooSmall,
+                           ImageUnreadable, VisionError)
 from vision.image_io import looks_like_photo
 from vision.pipeline import analyze_bytes, next_frame_corners, turned_to_match
 from vision.profile import Profile, ProfileError
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 ACCEPTED_TYPES = ("image/jpeg", "image/png", "image/jpg", "image/heic", "image/heif")
 VISION_CODES: dict[type[VisionError], tuple[int, str]] = {
     ImageTooLarge: (413, "photo_too_many_pixels"),
+    ImageTooSmall: (422, "photo_too_small"),
     ImageUnreadable: (422, "photo_unreadable"),
     ImageColourless: (422, "photo_colourless"),
     BoardNotFound: (422, "board_not_found"),

@@ -16,7 +16,7 @@ from referee.record import Record, replay
 from seqcam.judge_command import EXIT_FAILED, EXIT_OK, run_judge
 from server.i18n import LANGUAGES, pick_language
 from vision.config import VisionConfig
-from vision.errors import ImageTooLarge, ImageUnreadable
+from vision.errors import ImageTooLarge, ImageTooSmall, ImageUnreadable
 from vision.image_io import decode_image
 from vision.profile import Profile, ProfileError
 
@@ -89,7 +89,7 @@ def test_a_profile_with_any_one_field_replaced_loads_or_is_refused(valid_profile
 def test_any_bytes_decode_or_give_an_image_error(data: bytes) -> None:
     try:
         decoded = decode_image(data, CONFIG)
-    except (ImageUnreadable, ImageTooLarge) as error:
+    except (ImageUnreadable, ImageTooLarge, ImageTooSmall) as error:
         assert str(error)
     else:
         assert decoded.image_bgr.ndim == 3
@@ -107,7 +107,7 @@ def test_a_cut_or_flipped_photo_decodes_or_gives_an_image_error(small_photos: li
             damaged[where] = value
     try:
         decode_image(bytes(damaged), CONFIG)
-    except (ImageUnreadable, ImageTooLarge) as error:
+    except (ImageUnreadable, ImageTooLarge, ImageTooSmall) as error:
         assert str(error)
 
 

@@ -32,6 +32,14 @@ def black_and_white(photo: Path) -> bytes:
     return grey.getvalue()
 
 
+def thumbnail(photo: Path) -> bytes:
+    """The photo shrunk to a 48-pixel thumbnail, as a chat app's preview might send it."""
+    small = io.BytesIO()
+    with Image.open(photo) as image:
+        image.resize((48 * image.width // image.height, 48)).save(small, "JPEG", quality=90)
+    return small.getvalue()
+
+
 def png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
@@ -90,6 +98,7 @@ BAD_UPLOADS = [
     ("decompression bomb", png_header_claiming(60_000, 60_000), "image/png", 413, "photo_too_many_pixels"),
     ("no board", NO_BOARD_PHOTO.read_bytes(), "image/jpeg", 422, "board_not_found"),
     ("black and white", black_and_white(WINNING_PHOTO), "image/jpeg", 422, "photo_colourless"),
+    ("thumbnail", thumbnail(WINNING_PHOTO), "image/jpeg", 422, "photo_too_small"),
 ]
 
 

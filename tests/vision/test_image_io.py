@@ -9,7 +9,7 @@ import pillow_heif
 from PIL import Image
 
 from vision.config import VisionConfig
-from vision.errors import ImageTooLarge, ImageUnreadable
+from vision.errors import ImageTooLarge, ImageTooSmall, ImageUnreadable
 from vision.image_io import decode_image, read_image_file
 
 pillow_heif.register_heif_opener()
@@ -28,6 +28,17 @@ def test_decodes_a_jpeg_at_full_size_when_small():
     decoded = decode_image(jpeg_bytes(640, 480), CONFIG)
     assert decoded.image_bgr.shape == (480, 640, 3) and decoded.scale == 1.0
     assert decoded.finer is None  # nothing finer to look at
+
+
+@pytest.mark.parametrize("width, height", [(8, 8), (4000, 1), (1, 1), (200, 63)])
+def test_a_thumbnail_is_refused_as_too_small_with_its_size(width, height):
+    # an 8 x 8 picture once reached the locator and failed deep inside it (k-means on 6 pixels)
+    with pytest.raises(ImageTooSmall, match=f"only {width} x {height} pixels"):
+        decode_image(jpeg_bytes(width, height), CONFIG)
+
+
+def test_a_small_photo_is_still_decoded():
+    assert decode_image(jpeg_bytes(64, 64), CONFIG).image_bgr.shape == (64, 64, 3)
 
 
 def test_large_jpeg_is_decoded_at_a_reduced_scale_with_the_scale_reported():
