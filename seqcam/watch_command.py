@@ -38,6 +38,7 @@ from seqcam.corrections import (
 from seqcam.follow import Follower, event_text
 from seqcam.samples import default_video
 from vision.config import VisionConfig
+from vision.image_io import looks_like_photo
 from vision.pipeline import COLOURLESS, colourless
 from vision.profile import ProfileError, load_profile
 
@@ -211,6 +212,10 @@ def run_watch(source_text: str | None, team_count: int, record_path: str | None,
         print(f"seqcam watch: there is no video file {source.name}. Give a video file, a camera number "
               "(0 for the first camera) or a stream address.", file=stderr)
         return EXIT_FAILED
+    if not source.live and _is_photo(Path(str(source.spec))):
+        print(f"seqcam watch: {source.name} is a photo, not a video: seqcam analyze {source.name} reads a photo.",
+              file=stderr)
+        return EXIT_FAILED
     try:
         record = open(record_path, "a", encoding="utf-8") if record_path else None
     except OSError as error:
@@ -227,6 +232,16 @@ def run_watch(source_text: str | None, team_count: int, record_path: str | None,
     finally:
         if record is not None:
             record.close()
+
+
+def _is_photo(path: Path) -> bool:
+    """Whether the file starts as a JPEG, PNG or HEIC photo does (OpenCV would play it as a
+    video of one frame, too short to find the board in)."""
+    try:
+        with path.open("rb") as file:
+            return looks_like_photo(file.read(16))
+    except OSError:
+        return False
 
 
 def _watch(source: Source, session: Session, stderr: TextIO, retries: int, retry_wait_s: float) -> int:

@@ -83,6 +83,13 @@ def test_a_missing_file_is_a_sentence_and_exit_1(capsys) -> None:
     assert "there is no video file no/such/game.mp4" in err and "Traceback" not in err
 
 
+def test_a_photo_given_to_watch_points_to_analyze(capsys) -> None:
+    # OpenCV plays a JPEG as a video of one frame: the board was "never found in it"
+    photo = Path(__file__).parents[2] / "sample_images" / "sample_01.jpg"
+    assert main(["watch", str(photo)]) == 1
+    assert f"is a photo, not a video: seqcam analyze {photo} reads a photo" in capsys.readouterr().err
+
+
 def test_a_file_that_is_not_a_video(tmp_path, capsys) -> None:
     fake = tmp_path / "game.mp4"
     fake.write_text("not a video")
