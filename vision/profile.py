@@ -148,8 +148,11 @@ def load_profile(path: Path) -> Profile:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ProfileError(f"No calibration profile at {path}. Make one with seqcam calibrate.") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ProfileError(f"Cannot read the calibration profile {path.name}: {error}.") from None
+    except UnicodeDecodeError:
+        raise ProfileError(f"{path.name} is not a calibration profile (a profile is a JSON text file; a photo "
+                           "is calibrated with seqcam calibrate PHOTO -o PROFILE).") from None
+    except OSError as error:
+        raise ProfileError(f"Cannot read the calibration profile {path.name}: {error.strerror or error}.") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

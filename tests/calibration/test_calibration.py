@@ -128,6 +128,13 @@ def test_a_bad_profile_is_refused_with_its_reason(tmp_path: Path, mutate, messag
         load_profile(path)
 
 
+def test_a_photo_given_as_the_profile_says_how_to_make_one(tmp_path: Path) -> None:
+    photo = tmp_path / "empty.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)))
+    with pytest.raises(ProfileError, match="not a calibration profile .* seqcam calibrate PHOTO -o PROFILE"):
+        load_profile(photo)
+
+
 def test_a_missing_profile_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match="No calibration profile"):
         load_profile(tmp_path / "absent.json")
