@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from referee.cells import CORNERS
 from seqcam.bench_vision import render_bench_set
-from vision.cell_model import CLASSES, MODEL_PATH, PATCH_SIDE, SCALAR_FEATURES, CellEnsemble, CellModel
+from vision.cell_model import CLASSES, MODEL_PATH, PATCH_SIDE, SCALAR_FEATURES, CellModel
 from vision.config import VisionConfig
 from vision.pipeline import rectified_board
 from vision.read_cells import called_classes, measure_cells, prepare
@@ -32,9 +32,6 @@ TRAIN_SEEDS = (7782, 777, 7784, 7783, 7785, 7786)
 CORNER_JITTER_CELLS = 0.06
 MAX_TREES_PER_CLASS = 300  # boosting stops earlier when a held-out tenth stops improving
 MAX_LEAVES = 63  # 31 left 15% more cells ? and 15% more chip-empty mix-ups on held-out photos
-# models fitted apart, member k on the training photos but every MEMBERS-th from the k-th on,
-# their probabilities averaged (vision.cell_model.CellEnsemble)
-MEMBERS = 3
 
 
 def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -86,13 +83,6 @@ def fit_trees(features: np.ndarray, labels: np.ndarray, seed: int) -> CellModel:
     return model
 
 
-def fit_member(samples: list[tuple[np.ndarray, np.ndarray]], k: int, seed: int) -> CellModel:
-    """Member ``k`` of the ensemble: trees fitted on the photos' samples but every MEMBERS-th
-    from the k-th on, with a random state of its own."""
-    kept = [sample for index, sample in enumerate(samples) if index % MEMBERS != k]
-    return fit_trees(np.concatenate([x for x, _ in kept]), np.concatenate([y for _, y in kept]), seed + k)
-
-
 def training_photos(directory: Path, n: int, seeds: tuple[int, ...], workers: int) -> list[Path]:
     """``n`` labelled photos, an equal share from each seed in turn, kept in ``directory``/seed_S
     and rendered where missing."""
@@ -119,12 +109,13 @@ def run_train(photos_dir: str | None, n: int, seeds: tuple[int, ...], out: str, 
     samples = [photo_samples(p, config, rng) for p in tqdm(paths, unit="photo", desc="measuring")]
     samples = [(turned_patches(x, rng), y) for x, y in samples if len(y)]
     split = int(0.8 * len(samples))
-    model = CellEnsemble(tuple(fit_member(samples[:split], k, seed) for k in range(MEMBERS)))
+    train_x = np.concatenate([x for x, _ in samples[:split]])
+    train_y = np.concatenate([y for _, y in samples[:split]])
+    model = fit_trees(train_x, train_y, seed)
     valid_x = np.concatenate([x for x, _ in samples[split:]])
     valid_y = np.concatenate([y for _, y in samples[split:]])
     predicted = called_classes(model.probabilities(valid_x), config)
-    trees = ", ".join(str(len(member.tree_class)) for member in model.members)
-    print(f"{MEMBERS} models of {trees} trees; validation on {len(samples) - split} photos, {len(valid_y)} cells "
+    print(f"{len(model.tree_class)} trees; validation on {len(samples) - split} photos, {len(valid_y)} cells "
           f"(rows: truth; columns: called {', '.join(CLASSES)}, unsure):")
     for index, name in enumerate(CLASSES):
         mine = predicted[valid_y == index]

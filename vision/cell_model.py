@@ -5,9 +5,7 @@ roundness, the card's free corners), each normalised to the photo's own paper, a
 picture itself shrunk to 8 x 8 (paper-normalised Lab): what a chip looks like beside card art
 of the same colour. Nothing depends on one artwork. Gradient-boosted decision trees turn them
 into three probabilities; a cell whose call is not clear enough is reported '?'
-(``read_cells.called_classes``). Several such models, fitted apart, are averaged
-(``CellEnsemble``): a cell one of them is sure of for a quirk of its own fit, and the others
-are not, comes out unsure.
+(``read_cells.called_classes``).
 
 The trees live in ``vision/models/cells.json`` and are rebuilt by ``seqcam train-cells``
 (scikit-learn fits them; reading them needs numpy alone).
@@ -19,7 +17,6 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
@@ -32,12 +29,6 @@ PATCH_SIDE = 8  # the cell's picture, PATCH_SIDE x PATCH_SIDE pixels of L, a, b
 FEATURES = SCALAR_FEATURES + (f"patch_{PATCH_SIDE}x{PATCH_SIDE}_lab",)
 FEATURE_COUNT = len(SCALAR_FEATURES) + PATCH_SIDE * PATCH_SIDE * 3
 MODEL_PATH = Path(__file__).parent / "models" / "cells.json"
-
-
-class CellClassifier(Protocol):
-    def probabilities(self, features: np.ndarray) -> np.ndarray:
-        """(N, F) features -> (N, 3) probabilities of CLASSES."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -133,28 +124,6 @@ def rounded(values: np.ndarray) -> list:
     return np.vectorize(lambda v: float(f"{v:.6g}"), otypes=[float])(values).tolist()
 
 
-@dataclass(frozen=True)
-class CellEnsemble:
-    """Cell models fitted apart (each on other photos, with other random draws), their
-    probabilities averaged. Held-out photos read on their true grid, two models against their
-    mean: wrong calls 72 and 76 -> 53 on development photos, '?' 475 and 467 -> 495."""
-
-    members: tuple[CellModel, ...]
-
-    def probabilities(self, features: np.ndarray) -> np.ndarray:
-        """(N, F) features -> (N, 3) the members' mean probabilities of CLASSES."""
-        return np.mean([member.probabilities(features) for member in self.members], axis=0)
-
-    def to_json(self) -> dict:
-        return {"members": [member.to_json() for member in self.members]}
-
-    @classmethod
-    def from_json(cls, data: dict) -> CellEnsemble:
-        if not isinstance(data, dict) or not data.get("members"):
-            raise ValueError("the cell model file holds no models; run seqcam train-cells")
-        return cls(tuple(CellModel.from_json(member) for member in data["members"]))
-
-
 @lru_cache(maxsize=1)
-def default_model() -> CellEnsemble:
-    return CellEnsemble.from_json(json.loads(MODEL_PATH.read_text()))
+def default_model() -> CellModel:
+    return CellModel.from_json(json.loads(MODEL_PATH.read_text()))

@@ -17,7 +17,7 @@ import numpy as np
 
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CORNERS
-from vision.cell_model import CLASSES, PATCH_SIDE, CellClassifier, default_model
+from vision.cell_model import CLASSES, PATCH_SIDE, CellModel, default_model
 from vision.config import VisionConfig
 
 GRID = 10
@@ -525,7 +525,7 @@ def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarra
     return np.where(hidden >= config.max_hidden_probability, CLASSES.index("hidden"), calls)
 
 
-def cell_probabilities(features: CellFeatures, model: CellClassifier | None = None) -> np.ndarray:
+def cell_probabilities(features: CellFeatures, model: CellModel | None = None) -> np.ndarray:
     """(100, 3) the cell model's probabilities (``cell_model.CLASSES``), computed once per
     board read with the default model (the checks after reading ask again)."""
     return model.probabilities(features.matrix()) if model is not None else _default_probabilities(features)
@@ -538,7 +538,7 @@ def _default_probabilities(features: CellFeatures) -> np.ndarray:
     return probabilities
 
 
-def model_odds(features: CellFeatures, model: CellClassifier | None = None) -> tuple[np.ndarray, np.ndarray]:
+def model_odds(features: CellFeatures, model: CellModel | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(100,) each, from one run of the cell model: its share for a chip against an empty card,
     and its probability of a hand, per cell."""
     probabilities = cell_probabilities(features, model)
@@ -564,7 +564,7 @@ def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: Visio
 
 
 def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,
-             model: CellClassifier | None = None, chip_ab: dict[str, tuple[float, float]] | None = None,
+             model: CellModel | None = None, chip_ab: dict[str, tuple[float, float]] | None = None,
              arrived: Collection[int] = ()) -> Board:
     """The grid symbol of every cell: the cell model says chip, empty or hidden, and the
     photo's own chip colours say whose chip.

@@ -1,9 +1,8 @@
 import numpy as np
 import pytest
 
-from seqcam.train_cells import MEMBERS, fit_member, fit_trees, training_photos, turned_patches
-from vision.cell_model import (CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, CellEnsemble, CellModel,
-                               default_model)
+from seqcam.train_cells import fit_trees, training_photos, turned_patches
+from vision.cell_model import CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, CellModel, default_model
 
 CHIP, EMPTY, HIDDEN = (CLASSES.index(name) for name in ("chip", "empty", "hidden"))
 LEAF = -1
@@ -36,31 +35,9 @@ def test_a_model_round_trips_through_json():
 
 
 def test_a_model_file_of_other_features_is_refused_with_what_to_do():
-    data = default_model().members[0].to_json() | {"features": ["disc_cover"]}
+    data = default_model().to_json() | {"features": ["disc_cover"]}
     with pytest.raises(ValueError, match="seqcam train-cells"):
         CellModel.from_json(data)
-    with pytest.raises(ValueError, match="seqcam train-cells"):
-        CellEnsemble.from_json({"members": []})
-
-
-def test_an_ensemble_averages_its_members_probabilities_and_round_trips_through_json():
-    sure = _stumps()
-    unsure = CellModel.from_trees(np.zeros(3), [(CHIP, [0], [0.0], [LEAF], [LEAF], [0.0])])  # a third each
-    ensemble = CellEnsemble((sure, unsure))
-    features = np.random.default_rng(3).normal(size=(5, FEATURE_COUNT)).astype(np.float32)
-    mean = (sure.probabilities(features) + 1 / 3) / 2
-    assert ensemble.probabilities(features) == pytest.approx(mean, abs=1e-6)
-    assert CellEnsemble.from_json(ensemble.to_json()).probabilities(features) == pytest.approx(mean, abs=1e-6)
-
-
-def test_each_member_leaves_out_its_own_share_of_the_photos(monkeypatch):
-    samples = [(np.full((1, 2), float(index), np.float32), np.array([index % 3])) for index in range(12)]
-    seen = []
-    monkeypatch.setattr("seqcam.train_cells.fit_trees", lambda x, y, seed: seen.append((sorted(x[:, 0]), seed)))
-    for k in range(MEMBERS):
-        fit_member(samples, k, seed=10)
-    for k, (photos, seed) in enumerate(seen):
-        assert seed == 10 + k and photos == [float(i) for i in range(12) if i % MEMBERS != k]
 
 
 def test_training_learns_a_separable_rule_and_reads_back_as_scikit_learn_fitted_it():
