@@ -83,8 +83,11 @@ def run_judge(source: str | None, teams: int, as_json: bool, remove_cell: Cell |
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     try:
         text, name = read_grid_text(source, stdin)
-    except (OSError, UnicodeDecodeError) as error:
-        return _fail(f"Cannot read the grid from {source}: {getattr(error, 'strerror', None) or error}.", as_json, stdout)
+    except UnicodeDecodeError:
+        return _fail(f"{source} is not a grid in text form (ten lines of . B G R # ?); a photo is read with "
+                     f"seqcam analyze {source}.", as_json, stdout)
+    except OSError as error:
+        return _fail(f"Cannot read the grid from {source}: {error.strerror or error}.", as_json, stdout)
     try:
         board = Board.parse(text)
     except GridError as error:

@@ -53,6 +53,14 @@ def test_missing_file_is_a_clear_error(tmp_path, capsys):
     assert "Cannot read the grid" in err and "Traceback" not in err
 
 
+def test_a_photo_given_as_the_grid_points_to_analyze(tmp_path, capsys):
+    photo = tmp_path / "board.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)))
+    assert main(["judge", str(photo)]) == 1
+    err = capsys.readouterr().err
+    assert "is not a grid in text form" in err and f"seqcam analyze {photo}" in err and "codec" not in err
+
+
 def test_text_output_of_the_bundled_example(capsys):
     assert main(["judge"]) == 0
     out = capsys.readouterr().out
