@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -54,9 +55,19 @@ def analyze_one(path: Path, team_count: int, config: VisionConfig, annotate_dir:
     if annotate_dir is not None:
         runs = [(team, cells) for team, reading in verdict.readings.items() for cells in reading.run_cells]
         drawn = annotate(decoded.image_bgr, analysis.lattice_xy / decoded.scale, analysis.board, runs)
-        annotate_dir.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(annotate_dir / f"{path.stem}_annotated.jpg"), drawn, [cv2.IMWRITE_JPEG_QUALITY, 88])
     return analysis, verdict, None, elapsed_ms
+
+
+def unwritable_folder(folder: Path) -> str | None:
+    """Why annotated photos cannot be written to ``folder`` (made if missing), None if they can."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return "it is a file, not a folder"
+    except OSError as error:
+        return error.strerror or str(error)
+    return None if os.access(folder, os.W_OK) else "it is not writable"
 
 
 def run_analyze(images: list[str], team_count: int, as_json: bool, annotate_dir: str | None,
@@ -70,6 +81,12 @@ def run_analyze(images: list[str], team_count: int, as_json: bool, annotate_dir:
         return EXIT_USAGE
     paths = [Path(p) for p in images] if images else [default_sample()]
     target = Path(annotate_dir) if annotate_dir else None
+    if target is not None:
+        problem = unwritable_folder(target)
+        if problem:
+            print(f"seqcam analyze: cannot write the annotated photos to {target}: {problem}. Give a folder "
+                  "you can write to.", file=sys.stderr)
+            return EXIT_USAGE
     failed = False
     for path in paths:
         try:

@@ -45,6 +45,15 @@ def test_a_black_and_white_photo_is_refused_with_what_to_do_not_read_as_an_empty
     assert lines[0]["grid"] is None and "black and white" in lines[0]["error"] and "in colour" in lines[0]["error"]
 
 
+def test_an_annotate_folder_that_is_a_file_is_bad_usage_before_any_photo_is_read(tmp_path, capsys):
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine")
+    assert main(["analyze", str(default_sample()), "--annotate", str(taken)]) == 2
+    captured = capsys.readouterr()
+    assert "it is a file, not a folder" in captured.err and captured.out == ""
+    assert taken.read_text() == "mine"
+
+
 def test_annotated_photo_is_written(tmp_path, capsys):
     assert main(["analyze", str(default_sample()), "--annotate", str(tmp_path)]) == 0
     written = list(tmp_path.glob("*_annotated.jpg"))
