@@ -11,6 +11,12 @@ from referee.cells import Cell, parse_cell
 EXIT_USAGE = 2
 
 
+def _port_argument(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, got {text!r}")
+    return int(text)
+
+
 def _cell_argument(text: str) -> Cell:
     try:
         return parse_cell(text)
@@ -208,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
         "phones on the same Wi-Fi.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=_port_argument, default=8000, help="port (default 8000)")
     serve.add_argument("--db", metavar="PATH", help="SQLite file of the tables (default: seqcam.sqlite3 in your data folder)")
     serve.add_argument("--https", action="store_true",
                        help="serve over HTTPS with a self-signed certificate made for this computer")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import socket
 import sys
 from pathlib import Path
@@ -57,12 +58,32 @@ def page_hosts(host: str) -> list[str]:
     return [host]
 
 
+def listening_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port``, and what to do, None if it can
+    (uvicorn would only log the error, after the banner has told the players where to go)."""
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            probe.bind(address)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return "the port is in use. Stop the program using it (another seqcam serve?) or choose another --port."
+        return (f"{error.strerror or error}. Give --host an address of this computer: 127.0.0.1 for it alone, "
+                "0.0.0.0 for the phones on your Wi-Fi.")
+    return None
+
+
 def run_serve(host: str, port: int, db: str | None, https: bool, camera: str | None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     db_path = Path(db) if db else default_db_path()
     hosts = page_hosts(host)
     scheme = "https" if https else "http"
     lan_base_url = f"{scheme}://{hosts[0]}:{port}" if host in ALL_INTERFACES and hosts[0] != "127.0.0.1" else None
+    problem = listening_problem(host, port)
+    if problem:
+        print(f"seqcam serve: cannot listen on {host} port {port}: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         app = create_app(db_path, lan_base_url=lan_base_url, camera=camera)
     except StoreError as error:

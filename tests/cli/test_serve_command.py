@@ -1,3 +1,4 @@
+import socket
 import ssl
 import subprocess
 import sys
@@ -18,6 +19,25 @@ from server.tls import self_signed
 def test_serve_binds_to_this_computer_only_by_default():
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.db, args.https, args.camera) == ("127.0.0.1", 8000, None, False, None)
+
+
+def test_a_port_in_use_is_said_before_the_banner_with_what_to_do(tmp_path: Path, capsys):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "t.sqlite3")]) == 2
+    captured = capsys.readouterr()
+    assert f"port {port}: the port is in use" in captured.err and "--port" in captured.err
+    assert "Open http" not in captured.out  # no phone is sent to a server that never started
+
+
+def test_a_port_out_of_range_or_an_address_not_of_this_computer_is_bad_usage(tmp_path: Path, capsys):
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(["serve", "--port", "99999"])
+    assert exited.value.code == 2 and "a port is a number from 0 to 65535" in capsys.readouterr().err
+    assert main(["serve", "--host", "nosuchhost.invalid", "--db", str(tmp_path / "t.sqlite3")]) == 2
+    assert "Give --host an address of this computer" in capsys.readouterr().err
 
 
 def test_the_default_database_lives_in_the_users_data_folder():
