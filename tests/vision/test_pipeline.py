@@ -394,9 +394,9 @@ def test_a_board_whose_ink_cannot_tell_the_top_is_turned_by_its_twins():
     assert all(read in (UNKNOWN, true) for read, true in zip(by_twins.board.cells, truth))
 
 
-@pytest.mark.parametrize("index", [79, 120])
+@pytest.mark.parametrize("index", [79, 208])
 def test_cards_unsure_but_like_their_empty_twin_are_read_empty(index):
-    """Dev photos 4242/79 and 120 (read on their true grid: the locator's fit differs from
+    """Dev photos 4242/79 and 208 (read on their true grid: the locator's fit differs from
     CPU to CPU; the grid is still polished on the card centres, so which cards are in doubt
     changes with that step): a card left '?' whose empty twin looks like it to a likeness of
     0.75 to 0.9 (``twin_art``) is read empty, and rightly."""
