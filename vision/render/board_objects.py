@@ -90,6 +90,7 @@ def _pad_px(art: Artwork, items: list[ClutterItem]) -> int:
 
 def _drawn_on(canvas: np.ndarray, pad: int, art: Artwork, items: list[ClutterItem], deck_style: CardStyle,
               chips: ChipStyle) -> np.ndarray:
+    """``canvas`` (the artwork widened by ``pad`` pixels each side) with ``items`` drawn into it."""
     widened = TableTexture(canvas, -pad / art.px_per_mm, -pad / art.px_per_mm, art.px_per_mm)
     draw_clutter(widened, items, deck_style, chips, 0.0, (0.0, 0.0), (0.0, 0.0))  # no loose chips among them
     return canvas
