@@ -328,7 +328,8 @@ def test_a_card_across_the_board_edge_lies_on_the_table_beyond_it() -> None:
     beyond = alpha[pad + height // 2, pad + width + 2 : pad + width + half_card_px - 2]
     assert (beyond > 200).all()  # the card's outer half is opaque over the table
     assert alpha[pad : pad + height, pad : pad + width].max() == 0  # the board's own pixels are the artwork's
-    assert alpha[pad + height // 2, pad + width + half_card_px + 4 :].max() < 100  # past the card, the table (a faint shadow at most)
+    # past the card, the table (a faint shadow at most)
+    assert alpha[pad + height // 2, pad + width + half_card_px + 4 :].max() < 100
     inner = slice(width - half_card_px + 2, width - 2)
     assert (cover[height // 2, inner] == 1).all()
     assert np.abs(art.image_bgr[height // 2, inner].astype(int) - before[height // 2, inner]).max() > 30

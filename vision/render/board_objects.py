@@ -111,14 +111,15 @@ def lay_on_board(art: Artwork, items: list[ClutterItem], deck_style: CardStyle, 
         outline = cv2.boxPoints((centre, (item.size_mm[0] * art.px_per_mm, item.size_mm[1] * art.px_per_mm),
                                  -item.angle_deg))
         cv2.fillPoly(cover, [np.round(outline).astype(np.int32)], 255)
-    art.image_bgr[:] = on_black[inside]
     on_board = cover[inside].astype(np.float32) / 255
     cover[inside] = 0
     if not cover.any():
+        art.image_bgr[:] = on_black[inside]
         return on_board, None
     # drawn again on white: where the two differ, the table shows through (edges, shadows)
     on_white = _drawn_on(cv2.copyMakeBorder(art.image_bgr, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                             value=(255, 255, 255)), pad, art, items, deck_style, chips)
+    art.image_bgr[:] = on_black[inside]
     see_through = (on_white.astype(np.float32) - on_black).max(axis=2) / 255
     alpha = np.clip(1 - see_through, 0, 1)
     alpha[inside] = 0

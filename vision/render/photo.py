@@ -400,8 +400,9 @@ def render(rng: np.random.Generator, *, with_board: bool = True, config: RenderC
 def objects_on_board(rng: np.random.Generator, art: Artwork, chip_style: ChipStyle,
                      config: RenderConfig) -> tuple[list[ClutterItem], np.ndarray, Overhang | None]:
     """Lays a card, the phone or a pad on some boards; returns them, the share (100,) of each
-    cell's chip region they cover and what of them lies beyond the board. Drawn from a stream spawned from ``rng``'s seed, which
-    draws nothing from ``rng``: every photo without them stays as it was."""
+    cell's chip region they cover and what of them lies beyond the board. Drawn from a stream
+    spawned from ``rng``'s seed, which draws nothing from ``rng``: every photo without them
+    stays as it was."""
     own = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
     if not config.clutter or own.random() >= config.board_object_share:
         return [], np.zeros(SIZE * SIZE), None
