@@ -4,8 +4,9 @@ Every chip of a team on one board is the same plastic under the same light, so i
 the same mix of colours (body, highlight, rim and shadow) wherever it lies, and unlike card art,
 which differs from card to card. A cell the cell model could not decide ('?': a chip on a
 court card, a pale chip under glare) that matches several of one team's chips read on the same
-photo, and no empty card as well, is that team's chip. Nothing depends on the artwork or the
-chips' colours: each photo is its own reference.
+photo, and no empty card as well, is that team's chip; a cell read empty that matches them so
+is '?' (a chip the model took for an empty card). Nothing depends on the artwork or the chips'
+colours: each photo is its own reference.
 
 The measure is a histogram of paper-normalised Lab over the cell's central disc, compared by
 the Bhattacharyya distance (0 for the same mix, 1 for nothing in common).
@@ -77,6 +78,32 @@ def chips_like_team_chips(board: Board, histograms: np.ndarray, settleable: np.n
                 and kth <= config.like_chip_max_spread * spreads[team]
                 and runner_up >= config.like_chip_min_separation * best):
             cells[cell] = team
+    return Board("".join(cells))
+
+
+def empties_like_team_chips(board: Board, histograms: np.ndarray, teams: tuple[str, ...], config: VisionConfig
+                            ) -> Board:
+    """``board`` with '?' on each cell read empty whose disc is as near its
+    ``like_chip_neighbours``-th nearest chip of a team as ``like_empty_max_ratio`` of its
+    ``like_empty_card_rank``-th nearest other empty card, within ``like_chip_max_spread`` times
+    the team's chips' own spread: a chip the cell model took for an empty card (dark chips under
+    a bright warm light). Not the nearest empty card: such chips come several at once, each the
+    others' nearest. Needs as many chips of every team as ``chips_like_team_chips``."""
+    cells = list(board.cells)
+    empties = np.array([cell for cell, symbol in enumerate(cells) if symbol == EMPTY])
+    members = {team: np.array([cell for cell, symbol in enumerate(cells) if symbol == team]) for team in teams}
+    too_few_chips = min(len(m) for m in members.values()) < config.like_chip_neighbours
+    if len(empties) <= config.like_empty_card_rank or too_few_chips:
+        return board
+    apart = distances(histograms[empties], histograms[empties])
+    np.fill_diagonal(apart, np.inf)
+    to_empty = np.sort(apart, axis=1)[:, config.like_empty_card_rank - 1]
+    for team, m in members.items():
+        kth = np.sort(distances(histograms[empties], histograms[m]), axis=1)[:, config.like_chip_neighbours - 1]
+        like = ((kth <= config.like_empty_max_ratio * to_empty)
+                & (kth <= config.like_chip_max_spread * team_spread(histograms[m])))
+        for cell in empties[like]:
+            cells[cell] = UNKNOWN
     return Board("".join(cells))
 
 

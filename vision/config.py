@@ -319,6 +319,12 @@ class VisionConfig:
     like_chip_max_empty_ratio: float = 0.7
     like_chip_max_spread: float = 3.0
     like_chip_min_separation: float = 1.5
+    # a cell read empty whose disc is as near its 3rd nearest chip of a team as 0.7 of its 6th
+    # nearest other empty card (and within the spread above) is '?' (chip_likeness.empties_like_team_chips).
+    # Dev seeds 20261208, 20261209, 5151, 20261206, 20261211 and warm overexposed 20261213, no
+    # set-up: 9 chips read empty made '?', 4 empty cards made so
+    like_empty_max_ratio: float = 0.7
+    like_empty_card_rank: int = 6
     # neither rule makes a chip of a '?' where the cell model gives a hand this chance: sleeves in a
     # chip's colour over cards had 0.19 (dev seeds), 0.16 to 0.67 (dev 5151/114, read on its true grid)
     settled_chip_max_hand: float = 0.1

@@ -22,7 +22,7 @@ from referee.board import CHIP_COLOURS, CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CHIP_SUPPLY, teams_for
 from referee.judge import turn_order_allows
 from vision.chip_grid import chip_offsets, grid_move, keeps_shift, stretch_reach
-from vision.chip_likeness import chips_like_team_chips, disc_histograms
+from vision.chip_likeness import chips_like_team_chips, disc_histograms, empties_like_team_chips
 from vision.config import VisionConfig
 from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, ImageColourless, VisionError, VisionWarning,
                            VisionWarningKind, warned)
@@ -273,18 +273,22 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     print doubts a call (``unknown_where_doubtful``: a chip made so too; an ace's big heart
     looks like red chips), empty where a '?' card looks like its empty twin
     (``empty_where_twin_alike``), a chip where it looks unlike it in a team's colour
-    (``chips_where_twin_unlike``). ``patches``: ``orient.centre_patches`` in the printed
-    orientation, cut only when asked for."""
+    (``chips_where_twin_unlike``); last, '?' where a card read empty looks like several of one
+    team's chips (``chip_likeness.empties_like_team_chips``). ``patches``:
+    ``orient.centre_patches`` in the printed orientation, cut only when asked for."""
     odds = cache(lambda: printed_odds(features, turns))
-    printed = settled_by_likeness(printed, prepared, features, turns, odds, teams, config)
+    histograms = cache(lambda: printed_order(disc_histograms(prepared.lab, prepared.cell_px,
+                                                             config.like_chip_disc_share), turns))
+    printed = settled_by_likeness(printed, features, turns, odds, histograms, teams, config)
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
     printed = empty_where_twin_alike(printed, prepared, patches, turns, odds, config)
-    return chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
+    printed = chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
+    return empties_like_team_chips(printed, histograms(), teams, config)
 
 
-def settled_by_likeness(printed: Board, prepared: PreparedBoard, features: CellFeatures, turns: int,
-                        odds: Callable[[], tuple[np.ndarray, np.ndarray]], teams: tuple[str, ...], config: VisionConfig
-                        ) -> Board:
+def settled_by_likeness(printed: Board, features: CellFeatures, turns: int,
+                        odds: Callable[[], tuple[np.ndarray, np.ndarray]], histograms: Callable[[], np.ndarray],
+                        teams: tuple[str, ...], config: VisionConfig) -> Board:
     """``chip_likeness.chips_like_team_chips`` on the '?' cells but those whose disc is mostly
     paper (a card washed out by glare looks like the chips washed out beside it) or where the
     cell model gives a hand some chance (a sleeve in a chip's colour). ``odds``: the model's
@@ -294,8 +298,7 @@ def settled_by_likeness(printed: Board, prepared: PreparedBoard, features: CellF
     if not settleable.any():
         return printed
     settleable &= odds()[1] < config.settled_chip_max_hand
-    histograms = printed_order(disc_histograms(prepared.lab, prepared.cell_px, config.like_chip_disc_share), turns)
-    return chips_like_team_chips(printed, histograms, settleable, teams, config)
+    return chips_like_team_chips(printed, histograms(), settleable, teams, config)
 
 
 def print_taken_for_chips(board: Board) -> tuple[Board, bool]:

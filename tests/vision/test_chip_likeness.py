@@ -1,12 +1,13 @@
-"""A '?' cell that looks like several of one team's chips on the same board is that team's chip."""
+"""A '?' cell that looks like several of one team's chips on the same board is that team's chip;
+a cell read empty that looks like them is '?'."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from referee.board import UNKNOWN, Board
-from vision.chip_likeness import chips_like_team_chips, disc_histograms
+from referee.board import EMPTY, UNKNOWN, Board
+from vision.chip_likeness import chips_like_team_chips, disc_histograms, empties_like_team_chips
 from vision.config import VisionConfig
 
 CONFIG = VisionConfig()
@@ -17,7 +18,7 @@ UNSURE_CHIP, UNSURE_CARD = 55, 66
 SETTLEABLE = np.ones(100, bool)
 
 
-def board_lab(green_cells: list[int]) -> np.ndarray:
+def board_lab(green_cells: list[int], more_blue: tuple[int, ...] = ()) -> np.ndarray:
     """A rectified board in paper-normalised Lab: every card white with its own art (a block
     of one of several ink colours, of its own size, round its centre), chips as discs with a
     highlight over the art, and the camera's noise."""
@@ -32,7 +33,7 @@ def board_lab(green_cells: list[int]) -> np.ndarray:
         side = int(rng.integers(8, 20))  # the card's art, round its centre
         top, left = (int(v) for v in (CELL_PX - side) // 2 + rng.integers(-3, 4, 2))
         block[top : top + side, left : left + side] = inks[cell % len(inks)]
-        colour = BLUE if cell in BLUE_CELLS + [UNSURE_CHIP] else GREEN if cell in green_cells else None
+        colour = BLUE if cell in [*BLUE_CELLS, UNSURE_CHIP, *more_blue] else GREEN if cell in green_cells else None
         if colour is not None:
             block[disc] = colour
             block[disc & highlight] = (85.0, 0.0, -5.0)
@@ -82,3 +83,22 @@ def test_histograms_count_the_disc_of_each_cell_in_reading_order():
     histograms = disc_histograms(lab, CELL_PX, 0.4)
     assert histograms.shape == (100, 256) and np.allclose(histograms.sum(axis=1), 1.0)
     assert np.flatnonzero((histograms != histograms[0]).any(axis=1)).tolist() == [12]
+
+
+@pytest.mark.parametrize("ratio, doubted", [(CONFIG.like_empty_max_ratio, True), (0.0, False)])
+def test_chips_read_empty_that_look_like_a_teams_chips_are_doubted(ratio, doubted):
+    """Two blue chips the cell model took for empty cards, each the other's nearest 'empty card':
+    both '?'; the empty cards stay empty."""
+    missed = (UNSURE_CHIP, 77)
+    histograms = disc_histograms(board_lab(GREEN_CELLS, more_blue=missed), CELL_PX, CONFIG.like_chip_disc_share)
+    read = Board("".join(EMPTY if cell in missed else symbol for cell, symbol in enumerate(reading(GREEN_CELLS).cells)))
+    config = VisionConfig(like_empty_max_ratio=ratio)
+    doubting = empties_like_team_chips(read, histograms, ("B", "G"), config)
+    assert [c for c in range(100) if doubting.cells[c] != read.cells[c]] == (list(missed) if doubted else [])
+
+
+def test_no_empty_card_is_doubted_while_a_team_shows_too_few_chips_to_know_them():
+    few_green = GREEN_CELLS[: CONFIG.like_chip_neighbours - 1]
+    histograms = disc_histograms(board_lab(few_green), CELL_PX, CONFIG.like_chip_disc_share)
+    read = Board(reading(few_green).cells.replace(UNKNOWN, EMPTY))
+    assert empties_like_team_chips(read, histograms, ("B", "G"), CONFIG) == read
