@@ -960,6 +960,10 @@ class Tracker:
         self.lattice, self.reference, self._previous = lattice, thumb, thumb
         self._forget_readings()
         self.fresh = self.board is not analysis.board
+        # a new view begins (its start is taken with the next frame, as for any), even if the last
+        # one was still being read (a hand resting, then a bump): a move made while the view moved
+        # reads so from the start of this one
+        self._fresh_since = None
         if self.fresh and self.board is not None:
             self._pending = {c: Pending.first(symbol, t) for c, symbol in enumerate(seen)
                              if symbol != self.board.cells[c]}

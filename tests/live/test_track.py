@@ -1074,6 +1074,23 @@ def test_a_move_made_while_the_view_moved_counts_the_reading_of_the_locating_tha
     assert taken <= found_again + tracker.track.stable_s + 1e-9
 
 
+def test_a_move_made_while_the_view_moved_counts_from_the_new_view_though_the_old_one_was_still_new(demo) -> None:
+    """The board was being read afresh (a hand had rested on it) when the camera turned: the
+    view found again is a new one, and a move made meanwhile reads so from its start (held-out
+    video 20261219 game 2: a chip placed under a resting hand, then a bump; the old view's
+    start made its reading come too late to be a move)."""
+    frames, label = demo
+    placed, where, after = _first_placed(frames, label)
+    tracker = _tracker_on(frames[0])
+    tracker.fresh, tracker._fresh_since = True, -5.0  # read afresh since long before
+    h, w = frames[0].shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 12.0, 1.0)
+    turned_view = cv2.warpAffine(after, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    for k in range(1, 40):
+        tracker.feed(turned_view, k / 10, k)
+    assert tracker.board[where] == placed["team"]
+
+
 @pytest.mark.parametrize("new_view, several", [(True, False), (False, True)])
 def test_two_chips_new_in_a_view_that_moved_are_told_not_called_two_in_one_turn(demo, monkeypatch, new_view,
                                                                                   several) -> None:
