@@ -548,16 +548,24 @@ def model_odds(features: CellFeatures, model: CellModel | None = None) -> tuple[
 
 def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: VisionConfig) -> np.ndarray:
     """(100,) True where the model gives a hand some chance and either a colour fills the
-    cell's disc but its corners show no paper (dark too) and the blob is not round, or the
-    disc's colour, clearly a colour, reaches the card's corners, where no chip does: a
-    sleeve, a hand or fingers in a chip's colour, which can spell a false sequence. On dev
-    seeds read with their true grids, 10 of 14,135 chip calls are of the first kind: 5 were
-    wrong, 5 right; of the second, 10 of 25,232 chip calls read by the pipeline: 8 were skin
-    or sleeves read as red or green chips, 2 chips."""
-    hidden = probabilities[:, CLASSES.index("hidden")] >= config.sleeve_min_hidden
+    cell's disc but its corners show no paper (dark too) and the blob is not round, beside a
+    cell the model calls a hand (or on one), or the disc's colour, clearly a colour, reaches
+    the card's corners, where no chip does: a sleeve, a hand or fingers in a chip's colour,
+    which can spell a false sequence. On dev seeds read with their true grids, 10 of 14,135
+    chip calls are of the first kind: 5 were wrong, 5 right; of the second, 10 of 25,232 chip
+    calls read by the pipeline: 8 were skin or sleeves read as red or green chips, 2 chips.
+    A sleeve comes with its hand: dark unround chips with no hand beside them are the chips of
+    a board whose ground, showing at the cards' corners, is their colour (dev seed 5151 photo
+    62: dark green chips on a green ground, 15 read '?'). On dev seeds 4242, 5151 and 6161 42
+    chips and 4 hidden cells were of the first kind: 32 of the chips and none of the hidden
+    cells had no hand beside them (17 of those chips are of the second kind as well)."""
+    hand_probability = probabilities[:, CLASSES.index("hidden")]
+    hidden = hand_probability >= config.sleeve_min_hidden
+    hand = (hand_probability >= config.max_hidden_probability).reshape(GRID, GRID).astype(np.uint8)
+    hand_beside = cv2.dilate(hand, np.ones((3, 3), np.uint8)).astype(bool)
     dark_unround = ((features.corner_paper < config.sleeve_max_corner_paper)
                     & (features.corner_lightness < config.sleeve_max_corner_lightness)
-                    & (features.roundness < config.sleeve_max_roundness))
+                    & (features.roundness < config.sleeve_max_roundness) & hand_beside)
     chroma = np.hypot(features.colour_lab[..., 1], features.colour_lab[..., 2])
     spreading = (features.corner_colour >= config.sleeve_min_corner_colour) & (chroma >= config.sleeve_min_chroma)
     return hidden & (dark_unround | spreading).reshape(-1)

@@ -242,10 +242,18 @@ def test_an_unsure_cell_where_a_chip_arrived_goes_by_the_colour_of_the_teams_chi
     assert classify(features, teams, CONFIG, model=model, arrived=[45, 46])[44] == "?"  # no chip seen arriving there
 
 
+class ChipsAHandOnRowOne:
+    """Sure there is a chip on every cell, a hand not ruled out; on row 1 (or ``hand_row``) a hand."""
+
+    def __init__(self, hand_row: int | None = 1) -> None:
+        self.hand_row = hand_row
+
+    def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+        hand = np.arange(len(matrix)) // 10 == self.hand_row
+        return np.where(hand[:, None], [0.1, 0.0, 0.9], [0.9, 0.0, 0.1])
+
+
 def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arriving_there():
-    class ChipsAHandMayBe:  # sure there is a chip on every cell; a hand is not ruled out
-        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-            return np.tile([0.9, 0.0, 0.1], (len(matrix), 1))
 
     lab = np.zeros((10, 10, 3), np.float32)
     cover = np.zeros((10, 10), np.float32)
@@ -256,12 +264,15 @@ def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arri
     # no paper at any card's corners, and they are dark
     features = replace(plain_features(lab, cover), roundness=roundness,
                        corner_lightness=np.full((10, 10), -45.0, np.float32))
-    teams, model = ("B", "G"), ChipsAHandMayBe()
+    teams, model = ("B", "G"), ChipsAHandOnRowOne()
     assert classify(features, teams, CONFIG, model=model).cells[:10] == "#????????#"
     seen = classify(features, teams, CONFIG, model=model, arrived=[3])
     assert seen.cells[:10] == "#??B?????#" and seen.cells[91:99] == "GGGGGGGG"
     papered = replace(features, corner_paper=np.ones((10, 10), np.float32))  # the cards' corners show
     assert classify(papered, teams, CONFIG, model=model).cells[:10] == "#BBBBBBBB#"
+    # with no hand beside it, a dark unround chip is one on a board whose ground is its colour
+    assert classify(features, teams, CONFIG, model=ChipsAHandOnRowOne(hand_row=2)).cells[:10] == "#BBBBBBBB#"
+    assert classify(features, teams, CONFIG, model=ChipsAHandOnRowOne(hand_row=None)).cells[:10] == "#BBBBBBBB#"
 
 
 def test_a_chip_call_whose_colour_reaches_the_cards_corners_where_a_hand_may_be_is_unknown():
