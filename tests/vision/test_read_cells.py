@@ -243,14 +243,15 @@ def test_an_unsure_cell_where_a_chip_arrived_goes_by_the_colour_of_the_teams_chi
 
 
 class ChipsAHandOnRowOne:
-    """Sure there is a chip on every cell, a hand not ruled out; on row 1 (or ``hand_row``) a hand."""
+    """Sure there is a chip on every cell, a hand not ruled out; on row 1 (or ``hand_row``) a
+    hand, as likely as ``hand``."""
 
-    def __init__(self, hand_row: int | None = 1) -> None:
-        self.hand_row = hand_row
+    def __init__(self, hand_row: int | None = 1, hand: float = 0.9) -> None:
+        self.hand_row, self.hand = hand_row, hand
 
     def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-        hand = np.arange(len(matrix)) // 10 == self.hand_row
-        return np.where(hand[:, None], [0.1, 0.0, 0.9], [0.9, 0.0, 0.1])
+        on_row = np.arange(len(matrix)) // 10 == self.hand_row
+        return np.where(on_row[:, None], [1.0 - self.hand, 0.0, self.hand], [0.9, 0.0, 0.1])
 
 
 def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arriving_there():
@@ -270,6 +271,8 @@ def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arri
     assert seen.cells[:10] == "#??B?????#" and seen.cells[91:99] == "GGGGGGGG"
     papered = replace(features, corner_paper=np.ones((10, 10), np.float32))  # the cards' corners show
     assert classify(papered, teams, CONFIG, model=model).cells[:10] == "#BBBBBBBB#"
+    # a hand likely beside it, though under the model's call for one (0.8), is a hand
+    assert classify(features, teams, CONFIG, model=ChipsAHandOnRowOne(hand=0.7)).cells[:10] == "#????????#"
     # with no hand beside it, a dark unround chip is one on a board whose ground is its colour
     assert classify(features, teams, CONFIG, model=ChipsAHandOnRowOne(hand_row=2)).cells[:10] == "#BBBBBBBB#"
     assert classify(features, teams, CONFIG, model=ChipsAHandOnRowOne(hand_row=None)).cells[:10] == "#BBBBBBBB#"
