@@ -546,12 +546,18 @@ def model_odds(features: CellFeatures, model: CellModel | None = None) -> tuple[
     return chip / np.maximum(chip + empty, 1e-9), hand
 
 
+def around(cells: np.ndarray) -> np.ndarray:
+    """(100,) bool: the cells of ``cells`` ((100,) bool) and those beside them, diagonals included."""
+    grid = cells.reshape(GRID, GRID).astype(np.uint8)
+    return cv2.dilate(grid, np.ones((3, 3), np.uint8)).reshape(-1) > 0
+
+
 def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: VisionConfig) -> np.ndarray:
     """(100,) True where the model gives a hand some chance and either a colour fills the
     cell's disc but its corners show no paper (dark too) and the blob is not round, beside a
     cell where the model finds a hand likely (or on one), or the disc's colour, clearly a
-    colour, reaches the card's corners, where no chip does: a sleeve, a hand or fingers in a chip's colour,
-    which can spell a false sequence. On dev seeds read with their true grids, 10 of 14,135
+    colour, reaches the card's corners, where no chip does: a sleeve, a hand or fingers in a
+    chip's colour, which can spell a false sequence. On dev seeds read with their true grids, 10 of 14,135
     chip calls are of the first kind: 5 were wrong, 5 right; of the second, 10 of 25,232 chip
     calls read by the pipeline: 8 were skin or sleeves read as red or green chips, 2 chips.
     A sleeve comes with its hand: dark unround chips with no hand beside them are the chips of
@@ -564,8 +570,7 @@ def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: Visio
     under 0.8, as a blue chip (on dev, 0.6 and 0.8 let the same chips go)."""
     hand_probability = probabilities[:, CLASSES.index("hidden")]
     hidden = hand_probability >= config.sleeve_min_hidden
-    hand = (hand_probability >= config.sleeve_hand_probability).reshape(GRID, GRID).astype(np.uint8)
-    hand_beside = cv2.dilate(hand, np.ones((3, 3), np.uint8)).astype(bool)
+    hand_beside = around(hand_probability >= config.sleeve_hand_probability).reshape(GRID, GRID)
     dark_unround = ((features.corner_paper < config.sleeve_max_corner_paper)
                     & (features.corner_lightness < config.sleeve_max_corner_lightness)
                     & (features.roundness < config.sleeve_max_roundness) & hand_beside)

@@ -64,7 +64,7 @@ from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import (Analysis, analyze_image, lazy_patches, read_by_print, read_rectified, rectified_board,
                              second_looks, top_unsure, turned)
 from vision.profile import Profile
-from vision.read_cells import team_of
+from vision.read_cells import around, team_of
 from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
@@ -331,12 +331,6 @@ def team_chip_colours(lab: np.ndarray, cells: str, at_rest: np.ndarray, teams: t
         if len(middles) >= min_chips:
             colours[team] = np.median(np.float32(middles), axis=0)
     return colours
-
-
-def around(cells: np.ndarray) -> np.ndarray:
-    """(100,) bool: the cells of ``cells`` ((100,) bool) and those beside them, diagonals included."""
-    grid = cells.reshape(GRID, GRID).astype(np.uint8)
-    return cv2.dilate(grid, np.ones((3, 3), np.uint8)).reshape(-1) > 0
 
 
 def lone_cells(cells: Collection[int]) -> set[int]:

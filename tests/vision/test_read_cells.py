@@ -255,7 +255,6 @@ class ChipsAHandOnRowOne:
 
 
 def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arriving_there():
-
     lab = np.zeros((10, 10, 3), np.float32)
     cover = np.zeros((10, 10), np.float32)
     lab[0, 1:9], cover[0, 1:9] = (40, 30, -50), 1.0  # purple-blue over row 0
