@@ -273,6 +273,14 @@ class VisionConfig:
     foreign_min_cover: float = 0.5  # 0.7 missed small chips on tall cards, read empty (independent renderer a)
     foreign_min_chroma: float = 25.0
     foreign_red_reach_deg: float = 40.0
+    # ... unless most cards read empty show that hue (orient.cast_on_empty_cards): a light's cast
+    # or a tinted ink. Dev seeds 4242 - 8181: casts on 24 of 27 and 35 of 37 empty cards (28 cells
+    # doubted for nothing); the chips read empty that the check saves share their hue with at most
+    # 11 cards, 16% of those read empty
+    cast_min_share: float = 0.5
+    cast_min_cards: int = 10
+    cast_min_chroma: float = 12.0  # a cast shows fainter on darker cards
+    cast_hue_reach_deg: float = 25.0
     # a red card's call that its printed twin (read empty) contradicts is '?' (orient.twin_doubts;
     # true corners, dev seeds 4242 + 6161: 3 wrong calls of 3,000 red cards caught, no right one)
     twin_same: float = 0.8  # a red chip read where the twin looks this alike is art

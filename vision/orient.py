@@ -339,6 +339,19 @@ def pictures_unlike_chips(printed: Board, colour_lab: np.ndarray, min_chips: int
     return doubtful
 
 
+def cast_on_empty_cards(colour_lab: np.ndarray, colour_cover: np.ndarray, empty: np.ndarray, min_cover: float,
+                        min_chroma: float, hue_reach_deg: float, min_share: float, min_cards: int) -> np.ndarray:
+    """(10, 10) True where a cell's disc hue (``colour_lab``, ``colour_cover`` as for
+    ``foreign_to_card``) is shown by at least ``min_share`` of the cards read empty (``empty``)
+    and ``min_cards`` of them: a colour on most empty cards is the light's (a cast the white
+    balance left) or the print's, not chips'. Chips read empty are a few cards among many."""
+    cards = empty & _CARD
+    hue = hue_deg(colour_lab[..., 1:])
+    tinted = cards & (colour_cover >= min_cover) & (np.hypot(colour_lab[..., 1], colour_lab[..., 2]) >= min_chroma)
+    sharing = (hue_gap(hue[..., None], hue[tinted]) <= hue_reach_deg).sum(axis=-1)
+    return (sharing >= min_cards) & (sharing >= min_share * cards.sum())
+
+
 def foreign_to_card(colour_lab: np.ndarray, colour_cover: np.ndarray, min_cover: float, min_chroma: float,
                     red_reach_deg: float) -> np.ndarray:
     """(10, 10) True where a cell's disc (``colour_lab``, ``colour_cover``, in the printed

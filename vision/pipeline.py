@@ -32,10 +32,10 @@ from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_
                            polished_lattice)
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
-from vision.orient import (INK_EDGE_BAND, PRINTED_RED, Orientation, centre_patches, empty_like_red_chips,
-                           find_orientation, foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips,
-                           red_unlike_red_chips, register_lead, turned_patches, twin_art, twin_doubts, twin_orientation,
-                           twin_unlike)
+from vision.orient import (INK_EDGE_BAND, PRINTED_RED, Orientation, cast_on_empty_cards, centre_patches,
+                           empty_like_red_chips, find_orientation, foreign_to_card, ink_redness, picture_ink,
+                           pictures_unlike_chips, red_unlike_red_chips, register_lead, turned_patches, twin_art,
+                           twin_doubts, twin_orientation, twin_unlike)
 from vision.profile import Profile
 from vision.read_cells import (TEAM_HUES_DEG, CellFeatures, PreparedBoard, classify, hue_deg, hue_gap, measure_cells,
                                model_odds, paper_clipped, prepare, reference_change, team_of)
@@ -180,7 +180,10 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
     colour_cover, colour_lab = np.rot90(features.colour_cover, -turns), np.rot90(features.colour_lab, -turns)
     foreign = foreign_to_card(colour_lab, colour_cover, config.foreign_min_cover, config.foreign_min_chroma,
                               config.foreign_red_reach_deg)
-    foreign_and_empty = foreign & (np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY)
+    empty = np.array(list(printed.cells)).reshape(GRID, GRID) == EMPTY
+    foreign_and_empty = foreign & empty & ~cast_on_empty_cards(
+        colour_lab, colour_cover, empty, config.foreign_min_cover, config.cast_min_chroma, config.cast_hue_reach_deg,
+        config.cast_min_share, config.cast_min_cards)
     doubtful = foreign_and_empty | pictures_unlike_chips(printed, colour_lab, config.picture_check_min_chips,
                                                          config.colour_reach, config.picture_hue_reach_deg,
                                                          config.picture_alone_min_chips)

@@ -4,9 +4,9 @@ import pytest
 
 from referee.board import Board
 from referee.cells import LAYOUT, cells_of
-from vision.orient import (PRINTED_FACE, PRINTED_RED, TWIN, centre_patches, empty_like_red_chips, find_orientation,
-                          foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips, red_unlike_red_chips,
-                          turned_patches, twin_art, twin_doubts, twin_orientation, twin_unlike)
+from vision.orient import (PRINTED_FACE, PRINTED_RED, TWIN, cast_on_empty_cards, centre_patches, empty_like_red_chips,
+                          find_orientation, foreign_to_card, ink_redness, picture_ink, pictures_unlike_chips,
+                          red_unlike_red_chips, turned_patches, twin_art, twin_doubts, twin_orientation, twin_unlike)
 from vision.pipeline import card_ink
 from vision.read_cells import PreparedBoard, measure_cells, prepare
 from vision.config import VisionConfig
@@ -125,6 +125,25 @@ def test_a_colour_no_number_card_is_printed_in_is_foreign_to_it():
     assert not foreign[23]  # red on the three of diamonds: red ink or a red chip
     assert not foreign[16]  # blue on the king of hearts: a picture may be blue
     assert not foreign[5] and not foreign[0]  # too pale; a corner
+
+
+def test_a_hue_most_empty_cards_show_is_a_cast_not_chips():
+    violet = np.array([75.0, 18.0, -19.0])  # dev seed 6161 photo 112: warm dim light, every card violet
+    colour = np.tile(np.array([80.0, 2.0, 3.0]), (10, 10, 1))
+    cover = np.full((10, 10), 0.9)
+    empty = np.ones((10, 10), bool)
+    empty[5:] = False  # 48 cards read empty (rows 0-4 but the corners), the rest chips
+    colour[:3] = violet  # 28 of them violet
+    colour[3, 0] = [40.0, 0.0, -45.0]  # a blue chip read empty: a hue no other empty card shows
+    cast = cast_on_empty_cards(colour, cover, empty, min_cover=0.5, min_chroma=12.0, hue_reach_deg=25.0,
+                               min_share=0.5, min_cards=10)
+    assert cast[1, 1] and cast[2, 5]
+    assert not cast[3, 0]
+    assert not cast_on_empty_cards(colour, cover, empty, min_cover=0.5, min_chroma=12.0, hue_reach_deg=25.0,
+                                   min_share=0.6, min_cards=10)[1, 1]  # 28 cards of 48
+    colour[:3] = [75.0, 2.0, -5.0]  # the light was neutral after all: nothing shares a clear hue
+    assert not cast_on_empty_cards(colour, cover, empty, min_cover=0.5, min_chroma=12.0, hue_reach_deg=25.0,
+                                   min_share=0.5, min_cards=10).any()
 
 
 ACE_OF_HEARTS, ITS_TWIN = cells_of("AH")

@@ -440,6 +440,22 @@ def test_dark_chips_on_a_ground_of_their_colour_with_no_hand_near_are_read():
     assert read == "".join(photo.label["grid"])
 
 
+def test_a_tint_on_most_empty_cards_is_not_taken_for_chips():
+    """Dev photo 7373/24: small cards on a red ground, under warm light. As located (the grid
+    a little inside the printed one), the discs of 35 of the 37 cards read empty show the
+    same dark red; 15 spades and clubs were '?' as foreign to their card. A hue most empty
+    cards show is not chips' (``orient.cast_on_empty_cards``)."""
+    photo = render_one(7373, 24)
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    hidden = {row * 10 + col for row, col in photo.label["occluded"]}  # a hand at the right edge
+    visible = [cell for cell in range(100) if cell not in hidden]
+    truth = "".join(photo.label["grid"])
+    doubted = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, cast_min_share=math.inf)).board
+    read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells
+    assert sum(doubted.cells[cell] == UNKNOWN for cell in visible) >= 10
+    assert all(read[cell] == truth[cell] for cell in visible)
+
+
 def test_a_cell_unsure_that_looks_like_a_teams_chips_on_the_same_board_is_read_as_its_chip():
     """Dev photo 5151/108, read on its true grid: a dark blue chip the cell model could not
     tell from its card looks like the board's other blue chips and like no empty card
