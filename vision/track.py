@@ -59,7 +59,7 @@ import numpy as np
 from referee.board import EMPTY, UNKNOWN, Board
 from referee.cells import teams_for
 from vision.config import VisionConfig
-from vision.errors import BoardNotFound, VisionError, VisionWarning
+from vision.errors import BoardNotFound, VisionError, VisionWarning, VisionWarningKind
 from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import (Analysis, analyze_image, lazy_patches, read_by_print, read_rectified, rectified_board,
                              second_looks, top_unsure, turned)
@@ -345,6 +345,29 @@ def lone_cells(cells: Collection[int]) -> set[int]:
 
 def lattice_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(a - b, axis=-1).mean())
+
+
+def tops_alike(analysis: Analysis, other: Analysis) -> tuple[Analysis, Analysis]:
+    """Two locatings of one board, the one whose cards could not tell the top turned (lattice
+    and reading) to the quarter turn of the other's lattice: where few printed cards show,
+    locatings guess the top differently, and one that saw enough of them to be sure (a hand
+    had moved off a few) tells it for both. Where neither is sure, ``analysis`` turns to
+    ``other``."""
+    if top_unsure(analysis):
+        return _turned_like(analysis, other), other
+    if top_unsure(other):
+        return analysis, _turned_like(other, analysis)
+    return analysis, other
+
+
+def _turned_like(analysis: Analysis, other: Analysis) -> Analysis:
+    """``analysis`` turned to the quarter turn of ``other``'s lattice, its top then as sure as
+    ``other``'s."""
+    turns = min(range(4), key=lambda k: lattice_distance(rotate_lattice(analysis.lattice_xy, k), other.lattice_xy))
+    warnings = analysis.warnings if top_unsure(other) else tuple(
+        warning for warning in analysis.warnings if warning.kind != VisionWarningKind.ORIENTATION_UNCERTAIN)
+    return replace(analysis, lattice_xy=rotate_lattice(analysis.lattice_xy, turns),
+                   board=turned(analysis.board, turns), warnings=warnings)
 
 
 class Tracker:
@@ -872,24 +895,13 @@ class Tracker:
         first, self._first_fit = self._first_fit, analysis
         if first is None:
             return []
-        analysis = self._turned_like(analysis, first)
+        analysis, first = tops_alike(analysis, first)
         if not self._same_fit(first, analysis):
             return []  # a board is taken when two locatings agree: one can be a fluke (a hand, clutter)
         analysis = replace(analysis, lattice_xy=(first.lattice_xy + analysis.lattice_xy) / 2)  # less jitter
         self.board = analysis.board
         self._adopt(frame_bgr, analysis, 0, True, t)
         return [TrackEvent(BOARD_FOUND, t, frame, self.board, analysis.warnings)]
-
-    @staticmethod
-    def _turned_like(analysis: Analysis, other: Analysis) -> Analysis:
-        """``analysis`` turned (lattice and reading) to the quarter turn of ``other``'s lattice
-        when neither could tell the board's top: where few printed cards show, locatings of
-        one board guess it differently."""
-        if not (top_unsure(analysis) and top_unsure(other)):
-            return analysis
-        turns = min(range(4), key=lambda k: lattice_distance(rotate_lattice(analysis.lattice_xy, k), other.lattice_xy))
-        return replace(analysis, lattice_xy=rotate_lattice(analysis.lattice_xy, turns),
-                       board=turned(analysis.board, turns))
 
     def _found_again(self, frame_bgr: np.ndarray, seen: Analysis) -> Analysis | None:
         """The board located in an earlier frame, looked for where it was when locating from

@@ -382,6 +382,31 @@ def test_a_board_whose_top_each_locating_guesses_differently_is_taken_only_if_un
         assert kinds == [] and tracker.board is None
 
 
+@pytest.mark.parametrize("sure_first", [True, False])
+def test_a_board_is_taken_in_the_top_one_of_two_locatings_was_sure_of(demo, monkeypatch, sure_first: bool) -> None:
+    # a board full of chips: one frame showed printed cards enough to tell the top, the next
+    # (a hand over some) did not and guessed another side; taken in the guess, the board was
+    # turned (rendered game 20261216/19, while the top was also guessed from the cards' rims)
+    frames, _ = demo
+    real = track_module.analyze_image
+    unsure = (VisionWarning(VisionWarningKind.ORIENTATION_UNCERTAIN, "cannot tell the top"),)
+    locatings = itertools.count()
+
+    def locating(frame, team_count, config, locate=None, profile=None, fitted=None):
+        analysis = real(frame, team_count, config, locate=locate, profile=profile, fitted=fitted)
+        if (next(locatings) == 0) == sure_first:
+            return analysis
+        return replace(analysis, lattice_xy=rotate_lattice(analysis.lattice_xy, 1), board=turned(analysis.board, 1),
+                       warnings=unsure)
+
+    monkeypatch.setattr(track_module, "analyze_image", locating)
+    tracker = Tracker(2)
+    events = [e for k in range(2) for e in tracker.feed(frames[0], 0.4 * k, k)]
+    assert [e.kind for e in events] == [BOARD_FOUND]
+    assert tracker.board == real(frames[0]).board
+    assert not any(w.kind == VisionWarningKind.ORIENTATION_UNCERTAIN for w in events[0].warnings)
+
+
 def _first_placed(frames: list[np.ndarray], label: dict) -> tuple[dict, int, np.ndarray]:
     """The demo's first chip placed: its event, its cell's index, and the frame 0.5 s after it."""
     placed = next(e for e in label["events"] if e["type"] == "placed")
