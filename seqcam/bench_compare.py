@@ -31,6 +31,7 @@ class Totals:
     wrong_grids: int = 0  # a grid accepted half a cell or more off
     exact: int = 0
     wrong_cells: int = 0
+    hidden_wrong: int = 0  # a colour called on a cell under a hand (a column CSVs before December 7 lack: 0)
     unknown_cells: int = 0
     oriented: int = 0
     no_board_found: int = 0
@@ -49,6 +50,7 @@ class Totals:
         self.wrong_grids += row["found"] == "True" and not error < RIGHT_FIT_CELLS
         self.exact += row["exact"] == "True"
         self.wrong_cells += int(row["wrong_cells"] or 0)
+        self.hidden_wrong += int(row.get("hidden_wrong") or 0)
         self.unknown_cells += int(row["unknown_cells"] or 0)
         self.oriented += row["orientation_right"] == "True"
 
@@ -79,13 +81,15 @@ def outcome(row: Row) -> str:
     turned = "" if row["orientation_right"] == "True" else ", turned"
     if row["exact"] == "True":
         return f"exact{turned}"
-    if not (wrong or unknown):
-        return f"read, a hidden cell called a colour{turned}"  # the bench counts wrong cells where visible
-    return f"read, {wrong} wrong, {unknown} ?{turned}"
+    hidden = f", {row['hidden_wrong']} hidden wrong" if row.get("hidden_wrong") not in (None, "", "0") else ""
+    if not (wrong or unknown or hidden):
+        return f"read, a hidden cell called a colour{turned}"  # a CSV from before hidden_wrong was counted
+    return f"read, {wrong} wrong, {unknown} ?{hidden}{turned}"
 
 
 FIELDS = (("boards in view", "boards"), ("located", "located"), ("wrong grids accepted", "wrong_grids"),
-          ("boards read exactly", "exact"), ("wrong cells", "wrong_cells"), ("visible cells ?", "unknown_cells"),
+          ("boards read exactly", "exact"), ("wrong cells", "wrong_cells"),
+          ("hidden cells wrong", "hidden_wrong"), ("visible cells ?", "unknown_cells"),
           ("orientation right", "oriented"), ("no-board photos found", "no_board_found"))
 
 

@@ -57,6 +57,7 @@ class PhotoResult:
     wrong_cells: int = 0
     hidden_cells: int = 0
     hidden_as_unknown: int = 0
+    hidden_wrong: int = 0  # a chip under a hand read as an empty card is as unsafe as on a visible cell
     exact: bool = False
     verdict_right: bool = False
     false_winner: bool = False
@@ -103,13 +104,13 @@ def score_reading(result: PhotoResult, read: Board, label: dict, team_count: int
         if c in hidden:
             result.hidden_cells += 1
             result.hidden_as_unknown += got == UNKNOWN
+            result.hidden_wrong += got not in (want, UNKNOWN)
             continue
         result.visible_cells += 1
         result.right_cells += got == want
         result.unknown_cells += got == UNKNOWN
         result.wrong_cells += got not in (want, UNKNOWN)
-    wrong_on_hidden = sum(read[c] not in (UNKNOWN, truth[c]) for c in hidden)
-    result.exact = result.right_cells == result.visible_cells and wrong_on_hidden == 0
+    result.exact = result.right_cells == result.visible_cells and result.hidden_wrong == 0
     truth_verdict, read_verdict = judge(truth, team_count), judge(read, team_count)
     result.verdict_right = (truth_verdict.sequences, truth_verdict.winner) == (read_verdict.sequences, read_verdict.winner)
     # a team called the winner that has not won; a rendered position where two teams both have won
@@ -216,6 +217,7 @@ def accuracy_rows(results: list[PhotoResult]) -> list[tuple[str, str, int]]:
         ("wrong calls (unsafe), of visible cells", share(sum(r.wrong_cells for r in read), visible), visible),
         ("visible cells reported ?", share(sum(r.unknown_cells for r in read), visible), visible),
         ("hidden cells reported ?", share(sum(r.hidden_as_unknown for r in read), hidden), hidden),
+        ("wrong calls (unsafe), of hidden cells", share(sum(r.hidden_wrong for r in read), hidden), hidden),
         ("boards read exactly", share(sum(r.exact for r in read), len(boards)), len(boards)),
         ("verdict right (sequences, winner)", share(sum(r.verdict_right for r in read), len(boards)), len(boards)),
         ("false winners", str(sum(r.false_winner for r in read)), len(read)),

@@ -94,3 +94,12 @@ def test_bench_watch_explains_each_miss_phantom_violation_and_a_board_read_turne
     assert explain(label, lines[:1], Board.from_rows(final).with_cell(5, "R"))[-1] == \
         "the board as last read: wrong cells 1, cells read ? 0"
     assert explain(label, [], None)[-1] == "board never found"
+
+
+def test_a_chip_under_a_hand_read_as_an_empty_card_is_an_unsafe_call() -> None:
+    truth = ["#BB......#"] + ["." * 10] * 8 + ["#........#"]
+    read = ["#.?......#"] + ["." * 10] * 8 + ["#........#"]  # (0, 1) read empty, (0, 2) '?', both under a hand
+    result = PhotoResult(image="photo.jpg", has_board=True, fully_visible=True)
+    score_reading(result, Board.from_rows(read), {"grid": truth, "occluded": [[0, 1], [0, 2]]}, 2)
+    assert (result.hidden_cells, result.hidden_as_unknown, result.hidden_wrong) == (2, 1, 1)
+    assert result.wrong_cells == 0 and not result.exact  # every visible cell right, yet the board is not
