@@ -444,14 +444,17 @@ def test_a_tint_on_most_empty_cards_is_not_taken_for_chips():
     """Dev photo 7373/24: small cards on a red ground, under warm light. As located (the grid
     a little inside the printed one), the discs of 35 of the 37 cards read empty show the
     same dark red; 15 spades and clubs were '?' as foreign to their card. A hue most empty
-    cards show is not chips' (``orient.cast_on_empty_cards``)."""
+    cards show is not chips' (``orient.cast_on_empty_cards``). Read as it was then, with cells
+    a hand is 0.6 to 0.8 likely over called as the model leans: those '?' now make the reader
+    keep the grid moved onto the card centres instead, where no cast shows."""
     photo = render_one(7373, 24)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     hidden = {row * 10 + col for row, col in photo.label["occluded"]}  # a hand at the right edge
     visible = [cell for cell in range(100) if cell not in hidden]
     truth = "".join(photo.label["grid"])
-    doubted = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, cast_min_share=math.inf)).board
-    read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells
+    as_located = replace(CONFIG, max_hidden_probability=0.8)
+    doubted = analyze_image(decoded.image_bgr, photo.label["teams"], replace(as_located, cast_min_share=math.inf)).board
+    read = analyze_image(decoded.image_bgr, photo.label["teams"], as_located).board.cells
     assert sum(doubted.cells[cell] == UNKNOWN for cell in visible) >= 10
     assert all(read[cell] == truth[cell] for cell in visible)
 

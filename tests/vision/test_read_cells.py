@@ -181,6 +181,14 @@ def test_a_cell_is_unsure_when_chip_or_empty_is_unclear_not_when_a_hand_is_merel
     assert [CLASSES[c] if c >= 0 else "unsure" for c in calls] == ["empty", "unsure", "chip", "hidden"]
 
 
+def test_a_card_a_hand_more_likely_than_not_covers_is_unknown():
+    """A chip under a finger shows no more of itself than an empty card: the model calls it
+    empty, a hand only likely (dev photo 4242/76: 0.7). Such a cell is '?', not an empty card."""
+    probabilities = np.array([[0.0, 0.3, 0.7], [0.0, 0.55, 0.45], [0.0, 0.35, 0.65]])
+    calls = called_classes(probabilities, VisionConfig())
+    assert [CLASSES[c] for c in calls] == ["hidden", "empty", "hidden"]
+
+
 class Unsure:  # the cell model torn between chip and empty on every cell
     def probabilities(self, matrix: np.ndarray) -> np.ndarray:
         return np.tile([0.3, 0.7, 0.0], (len(matrix), 1))
@@ -270,7 +278,7 @@ def test_a_chip_call_that_may_be_a_sleeve_is_unknown_unless_a_chip_was_seen_arri
     assert seen.cells[:10] == "#??B?????#" and seen.cells[91:99] == "GGGGGGGG"
     papered = replace(features, corner_paper=np.ones((10, 10), np.float32))  # the cards' corners show
     assert classify(papered, teams, CONFIG, model=model).cells[:10] == "#BBBBBBBB#"
-    # a hand likely beside it, though under the model's call for one (0.8), is a hand
+    # a hand likely beside it (0.7, over sleeve_hand_probability): the dark unround chip is a sleeve
     assert classify(features, teams, CONFIG, model=ChipsAHandOnRowOne(hand=0.7)).cells[:10] == "#????????#"
     # with no hand beside it, a dark unround chip is one on a board whose ground is its colour
     assert classify(features, teams, CONFIG, model=ChipsAHandOnRowOne(hand_row=2)).cells[:10] == "#BBBBBBBB#"
