@@ -31,7 +31,7 @@ class Totals:
     wrong_grids: int = 0  # a grid accepted half a cell or more off
     exact: int = 0
     wrong_cells: int = 0
-    hidden_wrong: int = 0  # a colour called on a cell under a hand (a column CSVs before December 7 lack: 0)
+    hidden_wrong: int = 0  # a colour called on a cell under a hand (CSVs written before 31378bc lack the column: 0)
     unknown_cells: int = 0
     oriented: int = 0
     no_board_found: int = 0
