@@ -64,7 +64,7 @@ from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import (Analysis, analyze_image, lazy_patches, read_by_print, read_rectified, rectified_board,
                              second_looks, top_unsure, turned)
 from vision.profile import Profile
-from vision.read_cells import around, team_of
+from vision.read_cells import around, model_odds, team_of
 from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
@@ -415,6 +415,7 @@ class Tracker:
         self._last_revisit = -np.inf
         self._change_since = np.full(GRID * GRID, np.inf)  # since when each cell's picture has differed from the reference
         self._hands_near_at = np.full(GRID * GRID, -np.inf)  # when hands last covered each cell or one beside it
+        self._hand_odds = np.zeros(GRID * GRID)  # the cell model's probability of a hand on each cell, as last read
         self.reads = 0  # frames whose cells were read in full, and locatings: what the time goes to
         self.locates = 0
 
@@ -752,10 +753,14 @@ class Tracker:
         tracker saw the card before the chip came; the reader sees a chip on court art). So
         too where it read empty a card whose picture changed as much as a chip changes it, to
         one team's colour from another (a red chip hiding all of its card read as a red card).
-        Not in a new view: its reference is the old view's picture, unlike this one anywhere."""
+        Not in a new view: its reference is the old view's picture, unlike this one anywhere;
+        nor on a '?' the cell model, in the reading, gives a hand as likely as it calls one:
+        the change is the hand's colour (20261220 game 7: a grey hand's edge, nearest the dull
+        green chips, made a green chip come and go)."""
         track = self.track
         grid_change = change[1:-1, 1:-1].reshape(-1)
-        unsure = [c for c in arrived if (reading.cells[c] == UNKNOWN and grid_change[c] >= track.cell_change)
+        unsure = [c for c in arrived if (reading.cells[c] == UNKNOWN and grid_change[c] >= track.cell_change
+                                         and self._hand_odds[c] < self.config.max_hidden_probability)
                   or (reading.cells[c] == EMPTY and grid_change[c] >= track.placed_change)]
         if not unsure or self.fresh:
             return reading
@@ -835,11 +840,13 @@ class Tracker:
 
     def read(self, frame_bgr: np.ndarray, arrived: Collection[int] = ()) -> Board:
         """The cells read with the lattice already known (printed orientation); on ``arrived``
-        cells an unsure reading goes by the chip's colour (``read_cells.classify``)."""
+        cells an unsure reading goes by the chip's colour (``read_cells.classify``). Keeps the
+        cell model's probability of a hand on each cell."""
         assert self.lattice is not None
         self.reads += 1
         prepared, features, reading = read_rectified(rectified_board(frame_bgr, self.lattice, self.config.cell_px),
                                                      self.teams, self.config, arrived)
+        self._hand_odds = model_odds(features)[1]
         # the lattice is in the printed orientation: each cell's card is known, as is its twin's
         return read_by_print(reading, prepared, features, lazy_patches(prepared), 0, self.teams, self.config)
 
