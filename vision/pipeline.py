@@ -695,9 +695,9 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     live camera's), in this image's pixels, where the grid is looked for first; not used
     with a lens correction (the corners lie on the photo, not on its undistorted copy)."""
     config = config or VisionConfig()
+    timer = _Timer()  # the colour check counts with locating, the first lap
     if colourless(image_bgr, config):
         raise ImageColourless(COLOURLESS)
-    timer = _Timer()
     photo_bgr = image_bgr
     height, width = image_bgr.shape[:2]
     lens = profile.lens if profile is not None else None
@@ -754,6 +754,7 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
             "The chips read are not counts a game taking turns can leave: some were misread. The cells most in "
             "doubt are shown as '?': look at them on the board.",
         ))
+    timer.lap("read")  # the checks against the printed cards are reading too
 
     lattice_xy = rotate_lattice(lattice, turns)
     if lens is not None:

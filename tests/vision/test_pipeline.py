@@ -6,6 +6,7 @@ fit the verdict was unsure of that shows no printed layout."""
 
 import json
 import math
+import time
 from dataclasses import replace
 
 import cv2
@@ -642,3 +643,22 @@ def test_a_live_frame_with_no_board_found_gets_no_second_look(monkeypatch):
     with pytest.raises(BoardNotFound):
         pipeline.analyze_decoded(full, 2, CONFIG)
     assert len(looks) == 1 + 1 + len(CONFIG.second_look_scales)
+
+
+def test_every_stage_of_reading_a_photo_is_timed(monkeypatch):
+    """The bench's stages must add up to the photo's time: the checks against the printed
+    cards and the colour check on the whole photo went uncounted (9 and 2 ms of 1080p photos)."""
+    def slow(step):
+        def wrapped(*args, **kwargs):
+            time.sleep(0.3)
+            return step(*args, **kwargs)
+        return wrapped
+
+    image = decode_image(default_sample().read_bytes(), CONFIG, "photo").image_bgr
+    analyze_image(image)  # the cell model loads on the first reading
+    quick = analyze_image(image).timings_ms
+    monkeypatch.setattr(pipeline, "read_by_print", slow(pipeline.read_by_print))
+    monkeypatch.setattr(pipeline, "colourless", slow(pipeline.colourless))
+    slowed = analyze_image(image).timings_ms
+    assert slowed["read"] - quick["read"] >= 250
+    assert slowed["locate"] - quick["locate"] >= 250
