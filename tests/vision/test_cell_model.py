@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from seqcam.train_cells import fit_trees, training_photos, turned_patches
+from seqcam.train_cells import PhotoSamples, fit_trees, training_photos, turned_patches
 from vision.cell_model import CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, CellModel, default_model
 
 CHIP, EMPTY, HIDDEN = (CLASSES.index(name) for name in ("chip", "empty", "hidden"))
@@ -69,3 +69,10 @@ def test_training_photos_take_an_equal_share_of_each_seed_in_turn_without_render
     assert [(p.parent.name, p.name) for p in paths] == [
         ("seed_5", "photo_0000.jpg"), ("seed_5", "photo_0001.jpg"), ("seed_5", "photo_0002.jpg"),
         ("seed_3", "photo_0000.jpg"), ("seed_3", "photo_0001.jpg")]
+
+
+def test_cells_are_taught_as_hidden_from_the_covered_share_asked_for():
+    samples = PhotoSamples(np.zeros((4, FEATURE_COUNT), np.float32), chip=np.array([True, False, True, False]),
+                           covered=np.float32([0.0, 0.3, 0.55, 0.9]))
+    assert samples.labels(0.5).tolist() == [CHIP, EMPTY, HIDDEN, HIDDEN]
+    assert samples.labels(0.6).tolist() == [CHIP, EMPTY, CHIP, HIDDEN]

@@ -44,6 +44,9 @@ def _check_label(label: dict, image: np.ndarray) -> None:
     cells = [tuple(c) for c in label["occluded"]]
     assert len(set(cells)) == len(cells)
     assert all(0 <= r < SIZE and 0 <= c < SIZE for r, c in cells)
+    shares = label["covered_share"]
+    assert len(shares) == SIZE * SIZE and all(0 <= share <= 1 for share in shares)
+    assert {divmod(k, SIZE) for k, share in enumerate(shares) if share >= 0.5} == set(cells)
     corners = np.array(label["corners_px"], float)
     assert corners.shape == (4, 2)
     if label["board_fully_visible"]:

@@ -7,7 +7,9 @@
 
 Label fields (see ``photo._label``): ``grid`` (the true contents, row 0 first, in the
 grid text form), ``occluded`` ([row, col] cells whose chip region a hand or an object
-covers, or the frame cuts off), ``glare`` (cells washed out by a reflection),
+covers, or the frame cuts off), ``covered_share`` (how much of each cell's chip region
+is so covered, 0 to 1, cells in reading order: ``occluded`` are those covered at least
+half), ``glare`` (cells washed out by a reflection),
 ``teams``, ``corners_px`` (image (x, y) of the printed grid's outer corners: cell (0, 0),
 (0, 9), (9, 9), (9, 0); pixel centres at integers), ``board_fully_visible``,
 ``has_board``, ``image_size`` [w, h], ``seed``, ``index`` and ``varied`` (every drawn

@@ -576,7 +576,8 @@ def _label(cam_params: CameraParams, camera: Camera, work: Camera, art: Artwork 
     seen_cover = _cell_cover(work, art, half, surface, occluder.astype(np.float32) / 255)
     cover = 1 - (1 - seen_cover) * (1 - on_board_cover)
     glare_at = _cell_cover(work, art, half, surface, np.clip(glare / GLARE_LEVEL, 0, 1) >= 1)
-    occluded = [[i // SIZE, i % SIZE] for i in range(SIZE * SIZE) if cover[i] >= OCCLUDED_SHARE]
+    covered_share = [round(float(share), 3) for share in cover]
+    occluded = [[i // SIZE, i % SIZE] for i in range(SIZE * SIZE) if covered_share[i] >= OCCLUDED_SHARE]
     glared = [[i // SIZE, i % SIZE] for i in range(SIZE * SIZE) if glare_at[i] >= OCCLUDED_SHARE]
     up = (corners[0] + corners[1]) / 2 - (corners[2] + corners[3]) / 2
     rotation = float(np.degrees(np.arctan2(up[0], -up[1])) % 360)
@@ -584,6 +585,7 @@ def _label(cam_params: CameraParams, camera: Camera, work: Camera, art: Artwork 
     label.update({
         "grid": position.grid(),
         "occluded": occluded,
+        "covered_share": covered_share,
         "glare": glared,
         "teams": position.teams,
         "corners_px": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
