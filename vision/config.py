@@ -329,6 +329,10 @@ class VisionConfig:
     like_chip_min_disc_cover: float = 0.7
     like_chip_neighbours: int = 3  # every team must show this many chips
     like_chip_max_empty_ratio: float = 0.7
+    # ... and after the checks against the printed cards, which may have read more of a team's chips,
+    # a '?' this much nearer them than any empty card (dev seeds: 11 chips, none wrong, at 0.35;
+    # the nearest empty card at 0.38 was 4 times beside green chips on dev 6161/94)
+    like_chip_sure_empty_ratio: float = 0.35
     like_chip_max_spread: float = 3.0
     like_chip_min_separation: float = 1.5
     # a cell read empty whose disc is as near its 3rd nearest chip of a team as 0.7 of its 6th

@@ -286,6 +286,10 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
     printed = empty_where_twin_alike(printed, prepared, patches, turns, odds, config)
     printed = chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
+    # the checks above may have given teams more chips to compare with: a '?' much more like
+    # several of one team's than like any empty card is that team's
+    printed = settled_by_likeness(printed, features, turns, odds, histograms, teams,
+                                  replace(config, like_chip_max_empty_ratio=config.like_chip_sure_empty_ratio))
     return empties_like_team_chips(printed, histograms(), teams, config)
 
 

@@ -24,9 +24,11 @@ from vision.orient import Orientation
 from vision import pipeline
 from vision.pipeline import (analyze_bytes, analyze_file, analyze_image, confirmed_by_reading, next_frame_corners,
                              turn_is_clear)
+from vision.read_cells import PreparedBoard
 from vision.render import artwork, render_one
 from vision.warp import lattice_from_corners, shifted_lattice
 from tests.vision.synthetic import plain_features
+from tests.vision.test_chip_likeness import CELL_PX, GREEN_CELLS, UNSURE_CARD, UNSURE_CHIP, board_lab, reading
 
 CONFIG = VisionConfig()
 
@@ -662,3 +664,32 @@ def test_every_stage_of_reading_a_photo_is_timed(monkeypatch):
     slowed = analyze_image(image).timings_ms
     assert slowed["read"] - quick["read"] >= 250
     assert slowed["locate"] - quick["locate"] >= 250
+
+
+def test_a_cell_is_settled_by_likeness_again_once_the_print_checks_read_enough_of_a_teams_chips(monkeypatch):
+    """Only two green chips read at first: no green say, nothing settled. The check against the
+    printed twins reads a third; then a '?' far nearer the blue chips than any empty card is
+    blue, and an unsure card stays '?'."""
+    lab = board_lab(GREEN_CELLS)
+    prepared = PreparedBoard(lab, np.zeros(lab.shape[:2], np.float32), CELL_PX, np.zeros((10, 10, 3), np.float32))
+    features = replace(plain_features(), disc_cover=np.ones((10, 10), np.float32))
+    cells = list(reading(GREEN_CELLS).cells)
+    for cell in GREEN_CELLS[2:]:
+        cells[cell] = UNKNOWN
+    twin_reads = GREEN_CELLS[2]
+
+    def twin_unlike(printed, *args):
+        return Board(printed.cells[:twin_reads] + "G" + printed.cells[twin_reads + 1:])
+
+    unchanged = lambda printed, *args: printed  # noqa: E731
+    monkeypatch.setattr(pipeline, "unknown_where_doubtful", unchanged)
+    monkeypatch.setattr(pipeline, "empty_where_twin_alike", unchanged)
+    monkeypatch.setattr(pipeline, "chips_where_twin_unlike", twin_unlike)
+    monkeypatch.setattr(pipeline, "printed_odds", lambda features, turns: (np.ones(100), np.zeros(100)))
+
+    def read(config):
+        return pipeline.read_by_print(Board("".join(cells)), prepared, features, lambda: None, 0, ("B", "G"), config)
+
+    assert read(CONFIG).cells[UNSURE_CHIP] == "B"
+    assert read(CONFIG).cells[UNSURE_CARD] == UNKNOWN
+    assert read(replace(CONFIG, like_chip_sure_empty_ratio=0.0)).cells[UNSURE_CHIP] == UNKNOWN
