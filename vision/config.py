@@ -168,12 +168,6 @@ class VisionConfig:
     round_test_min_cover: float = 0.5  # discs at least this much one colour are tested for roundness
     gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
     min_cell_confidence: float = 0.8  # chip or empty: the likelier's share of the two below which a cell is '?'
-    # ... and where the cell model gives a hand some chance, this share: the model, taught that a
-    # cell up to 65% covered shows what it holds, reads partly covered cards, but beside a hand it
-    # must be surer (validation photos of train-cells: hidden cells called wrong 118 -> 104, as the
-    # model before 93; cells up to half covered '?' 718 -> 450)
-    near_hand_probability: float = 0.2
-    min_cell_confidence_near_hand: float = 0.95
     # the cell model's probability of a hand or shadow from which a cell is '?'. A chip under a
     # finger shows no more of itself than an empty card: at 0.8, the dev seeds read 30 chips under
     # hands empty (4242/76: a hand 0.7 likely); at 0.6, 19 for 24 more visible cells '?'

@@ -517,14 +517,11 @@ def called_classes(probabilities: np.ndarray, config: VisionConfig) -> np.ndarra
     """(N, 3) cell model probabilities -> (N,) the index in CLASSES of each call, -1 if unsure.
 
     The unsafe mistake is a chip for an empty card or the reverse, so that choice must be
-    clear on its own (``min_cell_confidence`` of the two, more where a hand may be:
-    ``min_cell_confidence_near_hand``); a cell that may be under a hand is called hidden only
-    when that is likely (``max_hidden_probability``)."""
+    clear on its own (``min_cell_confidence`` of the two); a cell that may be under a hand is
+    called hidden only when that is likely (``max_hidden_probability``)."""
     chip, empty, hidden = (probabilities[:, CLASSES.index(name)] for name in ("chip", "empty", "hidden"))
     calls = np.where(chip > empty, CLASSES.index("chip"), CLASSES.index("empty"))
-    confidence = np.where(hidden >= config.near_hand_probability, config.min_cell_confidence_near_hand,
-                          config.min_cell_confidence)
-    calls = np.where(np.maximum(chip, empty) >= confidence * (chip + empty), calls, -1)
+    calls = np.where(np.maximum(chip, empty) >= config.min_cell_confidence * (chip + empty), calls, -1)
     return np.where(hidden >= config.max_hidden_probability, CLASSES.index("hidden"), calls)
 
 

@@ -312,20 +312,14 @@ def test_a_board_seen_small_from_across_the_table_is_read():
 
 
 def test_a_grid_a_quarter_of_a_cell_off_is_read_on_the_card_centres():
-    """Dev photo 4242/226 was once located a quarter of a cell too small: read so, most of its
-    cards are '?'; polished onto the card centres (``polish_steps``) it reads exactly."""
+    """Dev photo 4242/226: the grid located a quarter of a cell too small read 86 of its
+    cards '?' and 3 wrong; polished onto the card centres (``polish_steps``) it reads exactly."""
     photo = render_one(4242, 226)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
-    corners = np.float32(photo.label["corners_px"])
-    small = {**photo.label, "corners_px": corners + 0.05 * (corners.mean(axis=0) - corners)}  # half a cell narrower
-    located = true_fit(small, decoded.scale)
-
-    def read(config: VisionConfig) -> str:
-        return analyze_image(decoded.image_bgr, photo.label["teams"], config, locate=lambda *_: located).board.cells
-
-    assert sum(read != true for read, true in zip(read(replace(CONFIG, polish_steps=())), truth)) > 20
-    assert read(CONFIG) == truth
+    unpolished = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, polish_steps=())).board.cells
+    assert sum(read != true for read, true in zip(unpolished, truth)) > 20
+    assert analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells == truth
 
 
 def test_a_polish_that_reads_worse_than_the_grid_as_located_is_not_kept(monkeypatch):
