@@ -276,8 +276,10 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     print doubts a call (``unknown_where_doubtful``: a chip made so too; an ace's big heart
     looks like red chips), empty where a '?' card looks like its empty twin
     (``empty_where_twin_alike``), a chip where it looks unlike it in a team's colour
-    (``chips_where_twin_unlike``); last, '?' where a card read empty looks like several of one
-    team's chips (``chip_likeness.empties_like_team_chips``). ``patches``:
+    (``chips_where_twin_unlike``); then again a chip where a '?' looks far more like several of
+    one team's chips than like any empty card (those checks may have read more of them); last,
+    '?' where a card read empty looks like several of one team's chips
+    (``chip_likeness.empties_like_team_chips``). ``patches``:
     ``orient.centre_patches`` in the printed orientation, cut only when asked for."""
     odds = cache(lambda: printed_odds(features, turns))
     histograms = cache(lambda: printed_order(disc_histograms(prepared.lab, prepared.cell_px,
