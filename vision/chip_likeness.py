@@ -51,11 +51,11 @@ def distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def chips_like_team_chips(board: Board, histograms: np.ndarray, settleable: np.ndarray, teams: tuple[str, ...],
-                          config: VisionConfig) -> Board:
+                          max_empty_ratio: float, config: VisionConfig) -> Board:
     """``board`` with a team's chip on each '?' cell that may be settled (``settleable``,
     (100,) bool) whose disc (``histograms``, (100, BINS), both in the board's cell order) is
-    as near its ``like_chip_neighbours``-th nearest chip of that team as
-    ``like_chip_max_empty_ratio`` of its nearest empty card, within ``like_chip_max_spread``
+    as near its ``like_chip_neighbours``-th nearest chip of that team as ``max_empty_ratio``
+    of its nearest empty card, within ``like_chip_max_spread``
     times the team's chips' own spread (each one's distance to the nearest other), and
     ``like_chip_min_separation`` times nearer that team's chips than any other team's. Needs
     ``like_chip_neighbours`` chips of every team and two empty cards: a team whose chips were
@@ -74,7 +74,7 @@ def chips_like_team_chips(board: Board, histograms: np.ndarray, settleable: np.n
         best, team = nearest[0]
         runner_up = nearest[1][0] if len(nearest) > 1 else np.inf
         kth = float(to_teams[team][row, config.like_chip_neighbours - 1])
-        if (kth <= config.like_chip_max_empty_ratio * to_empty[row]
+        if (kth <= max_empty_ratio * to_empty[row]
                 and kth <= config.like_chip_max_spread * spreads[team]
                 and runner_up >= config.like_chip_min_separation * best):
             cells[cell] = team

@@ -284,20 +284,21 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     odds = cache(lambda: printed_odds(features, turns))
     histograms = cache(lambda: printed_order(disc_histograms(prepared.lab, prepared.cell_px,
                                                              config.like_chip_disc_share), turns))
-    printed = settled_by_likeness(printed, features, turns, odds, histograms, teams, config)
+    printed = settled_by_likeness(printed, features, turns, odds, histograms, teams,
+                                  config.like_chip_max_empty_ratio, config)
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
     printed = empty_where_twin_alike(printed, prepared, patches, turns, odds, config)
     printed = chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
     # the checks above may have given teams more chips to compare with: a '?' much more like
     # several of one team's than like any empty card is that team's
     printed = settled_by_likeness(printed, features, turns, odds, histograms, teams,
-                                  replace(config, like_chip_max_empty_ratio=config.like_chip_sure_empty_ratio))
+                                  config.like_chip_sure_empty_ratio, config)
     return empties_like_team_chips(printed, histograms(), teams, config)
 
 
 def settled_by_likeness(printed: Board, features: CellFeatures, turns: int,
                         odds: Callable[[], tuple[np.ndarray, np.ndarray]], histograms: Callable[[], np.ndarray],
-                        teams: tuple[str, ...], config: VisionConfig) -> Board:
+                        teams: tuple[str, ...], max_empty_ratio: float, config: VisionConfig) -> Board:
     """``chip_likeness.chips_like_team_chips`` on the '?' cells but those whose disc is mostly
     paper (a card washed out by glare looks like the chips washed out beside it) or where the
     cell model gives a hand some chance (a sleeve in a chip's colour). ``odds``: the model's
@@ -307,7 +308,7 @@ def settled_by_likeness(printed: Board, features: CellFeatures, turns: int,
     if not settleable.any():
         return printed
     settleable &= odds()[1] < config.settled_chip_max_hand
-    return chips_like_team_chips(printed, histograms(), settleable, teams, config)
+    return chips_like_team_chips(printed, histograms(), settleable, teams, max_empty_ratio, config)
 
 
 def print_taken_for_chips(board: Board) -> tuple[Board, bool]:

@@ -11,6 +11,7 @@ from vision.chip_likeness import chips_like_team_chips, disc_histograms, empties
 from vision.config import VisionConfig
 
 CONFIG = VisionConfig()
+RATIO = CONFIG.like_chip_max_empty_ratio
 CELL_PX = 32
 BLUE, GREEN = (40.0, 10.0, -40.0), (55.0, -40.0, 30.0)
 BLUE_CELLS, GREEN_CELLS = [11, 13, 15, 17, 31], [22, 24, 26, 28, 42]
@@ -48,7 +49,7 @@ def reading(green_cells: list[int]) -> Board:
 
 def test_a_doubted_cell_like_a_teams_chips_is_its_chip_and_a_doubted_card_stays_doubted():
     histograms = disc_histograms(board_lab(GREEN_CELLS), CELL_PX, CONFIG.like_chip_disc_share)
-    settled = chips_like_team_chips(reading(GREEN_CELLS), histograms, SETTLEABLE, ("B", "G"), CONFIG)
+    settled = chips_like_team_chips(reading(GREEN_CELLS), histograms, SETTLEABLE, ("B", "G"), RATIO, CONFIG)
     assert settled.cells[UNSURE_CHIP] == "B"
     assert settled.cells[UNSURE_CARD] == UNKNOWN
     assert [c for c in range(100) if settled.cells[c] != reading(GREEN_CELLS).cells[c]] == [UNSURE_CHIP]
@@ -58,22 +59,22 @@ def test_nothing_is_settled_while_a_team_shows_too_few_chips_to_know_them():
     """A team whose chips were read '?' has no say: its chips could go to the nearest other colour."""
     few_green = GREEN_CELLS[: CONFIG.like_chip_neighbours - 1]
     histograms = disc_histograms(board_lab(few_green), CELL_PX, CONFIG.like_chip_disc_share)
-    assert chips_like_team_chips(reading(few_green), histograms, SETTLEABLE, ("B", "G"), CONFIG) == reading(few_green)
+    assert chips_like_team_chips(reading(few_green), histograms, SETTLEABLE, ("B", "G"), RATIO, CONFIG) == reading(few_green)
 
 
 @pytest.mark.parametrize("ratio, settled", [(0.7, True), (0.0, False)])
 def test_a_cell_as_like_an_empty_card_as_the_chips_is_not_settled(ratio, settled):
-    """The chips must be clearly nearer than any empty card (``like_chip_max_empty_ratio``)."""
+    """The chips must be clearly nearer than any empty card, by the ratio asked for
+    (``like_chip_max_empty_ratio`` first, ``like_chip_sure_empty_ratio`` after the print checks)."""
     histograms = disc_histograms(board_lab(GREEN_CELLS), CELL_PX, CONFIG.like_chip_disc_share)
-    config = VisionConfig(like_chip_max_empty_ratio=ratio)
-    assert (chips_like_team_chips(reading(GREEN_CELLS), histograms, SETTLEABLE, ("B", "G"), config).cells[UNSURE_CHIP] == "B") == settled
+    assert (chips_like_team_chips(reading(GREEN_CELLS), histograms, SETTLEABLE, ("B", "G"), ratio, CONFIG).cells[UNSURE_CHIP] == "B") == settled
 
 
 def test_a_cell_that_may_not_be_settled_stays_doubted():
     """The caller rules out cells mostly paper (washed out by glare) or where a hand may be."""
     histograms = disc_histograms(board_lab(GREEN_CELLS), CELL_PX, CONFIG.like_chip_disc_share)
     settleable = np.arange(100) != UNSURE_CHIP
-    assert chips_like_team_chips(reading(GREEN_CELLS), histograms, settleable, ("B", "G"), CONFIG) == reading(GREEN_CELLS)
+    assert chips_like_team_chips(reading(GREEN_CELLS), histograms, settleable, ("B", "G"), RATIO, CONFIG) == reading(GREEN_CELLS)
 
 
 def test_histograms_count_the_disc_of_each_cell_in_reading_order():
