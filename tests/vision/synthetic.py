@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from referee.board import UNKNOWN, Board
 from referee.cells import CORNER, LAYOUT, RED_SUITS
 from vision.cell_model import PATCH_SIDE
 from vision.read_cells import CellFeatures
@@ -47,3 +48,38 @@ def plain_features(colour_lab: np.ndarray | None = None, colour_cover: np.ndarra
     return CellFeatures(zeros, zeros, zeros if colour_cover is None else colour_cover, zeros, zeros, zeros, colour_lab,
                         texture, zeros, zeros, zeros, np.zeros((10, 10, 2), np.float32),
                         np.zeros((10, 10, PATCH_SIDE * PATCH_SIDE * 3), np.float32))
+
+
+# a board for the chip likeness: blue and green chips over varied card art, in paper-normalised Lab
+CELL_PX = 32
+BLUE, GREEN = (40.0, 10.0, -40.0), (55.0, -40.0, 30.0)
+BLUE_CELLS, GREEN_CELLS = [11, 13, 15, 17, 31], [22, 24, 26, 28, 42]
+UNSURE_CHIP, UNSURE_CARD = 55, 66
+
+
+def board_lab(green_cells: list[int], more_blue: tuple[int, ...] = ()) -> np.ndarray:
+    """A rectified board in paper-normalised Lab: every card white with its own art (a block
+    of one of several ink colours, of its own size, round its centre), chips as discs with a
+    highlight over the art, and the camera's noise."""
+    rng = np.random.default_rng(7)
+    lab = np.zeros((10 * CELL_PX, 10 * CELL_PX, 3), np.float32)
+    lab[..., 0] = 95.0
+    yy, xx = np.mgrid[0:CELL_PX, 0:CELL_PX] - (CELL_PX - 1) / 2
+    disc, highlight = np.hypot(yy, xx) <= 0.33 * CELL_PX, np.hypot(yy + 4, xx + 4) <= 3
+    inks = [(20.0, 0.0, 0.0), (45.0, 55.0, 30.0), (60.0, 5.0, 50.0), (35.0, 30.0, -10.0)]
+    for cell in range(100):
+        block = lab[cell // 10 * CELL_PX : (cell // 10 + 1) * CELL_PX, cell % 10 * CELL_PX : (cell % 10 + 1) * CELL_PX]
+        side = int(rng.integers(8, 20))  # the card's art, round its centre
+        top, left = (int(v) for v in (CELL_PX - side) // 2 + rng.integers(-3, 4, 2))
+        block[top : top + side, left : left + side] = inks[cell % len(inks)]
+        colour = BLUE if cell in [*BLUE_CELLS, UNSURE_CHIP, *more_blue] else GREEN if cell in green_cells else None
+        if colour is not None:
+            block[disc] = colour
+            block[disc & highlight] = (85.0, 0.0, -5.0)
+    return lab + rng.normal(0.0, 3.0, lab.shape).astype(np.float32)  # the camera's noise
+
+
+def reading(green_cells: list[int]) -> Board:
+    cells = ["#" if i in (0, 9, 90, 99) else "B" if i in BLUE_CELLS else "G" if i in green_cells
+             else UNKNOWN if i in (UNSURE_CHIP, UNSURE_CARD) else "." for i in range(100)]
+    return Board("".join(cells))

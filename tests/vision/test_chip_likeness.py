@@ -9,42 +9,11 @@ import pytest
 from referee.board import EMPTY, UNKNOWN, Board
 from vision.chip_likeness import chips_like_team_chips, disc_histograms, empties_like_team_chips
 from vision.config import VisionConfig
+from tests.vision.synthetic import BLUE, CELL_PX, GREEN_CELLS, UNSURE_CARD, UNSURE_CHIP, board_lab, reading
 
 CONFIG = VisionConfig()
 RATIO = CONFIG.like_chip_max_empty_ratio
-CELL_PX = 32
-BLUE, GREEN = (40.0, 10.0, -40.0), (55.0, -40.0, 30.0)
-BLUE_CELLS, GREEN_CELLS = [11, 13, 15, 17, 31], [22, 24, 26, 28, 42]
-UNSURE_CHIP, UNSURE_CARD = 55, 66
 SETTLEABLE = np.ones(100, bool)
-
-
-def board_lab(green_cells: list[int], more_blue: tuple[int, ...] = ()) -> np.ndarray:
-    """A rectified board in paper-normalised Lab: every card white with its own art (a block
-    of one of several ink colours, of its own size, round its centre), chips as discs with a
-    highlight over the art, and the camera's noise."""
-    rng = np.random.default_rng(7)
-    lab = np.zeros((10 * CELL_PX, 10 * CELL_PX, 3), np.float32)
-    lab[..., 0] = 95.0
-    yy, xx = np.mgrid[0:CELL_PX, 0:CELL_PX] - (CELL_PX - 1) / 2
-    disc, highlight = np.hypot(yy, xx) <= 0.33 * CELL_PX, np.hypot(yy + 4, xx + 4) <= 3
-    inks = [(20.0, 0.0, 0.0), (45.0, 55.0, 30.0), (60.0, 5.0, 50.0), (35.0, 30.0, -10.0)]
-    for cell in range(100):
-        block = lab[cell // 10 * CELL_PX : (cell // 10 + 1) * CELL_PX, cell % 10 * CELL_PX : (cell % 10 + 1) * CELL_PX]
-        side = int(rng.integers(8, 20))  # the card's art, round its centre
-        top, left = (int(v) for v in (CELL_PX - side) // 2 + rng.integers(-3, 4, 2))
-        block[top : top + side, left : left + side] = inks[cell % len(inks)]
-        colour = BLUE if cell in [*BLUE_CELLS, UNSURE_CHIP, *more_blue] else GREEN if cell in green_cells else None
-        if colour is not None:
-            block[disc] = colour
-            block[disc & highlight] = (85.0, 0.0, -5.0)
-    return lab + rng.normal(0.0, 3.0, lab.shape).astype(np.float32)  # the camera's noise
-
-
-def reading(green_cells: list[int]) -> Board:
-    cells = ["#" if i in (0, 9, 90, 99) else "B" if i in BLUE_CELLS else "G" if i in green_cells
-             else UNKNOWN if i in (UNSURE_CHIP, UNSURE_CARD) else "." for i in range(100)]
-    return Board("".join(cells))
 
 
 def test_a_doubted_cell_like_a_teams_chips_is_its_chip_and_a_doubted_card_stays_doubted():

@@ -27,8 +27,7 @@ from vision.pipeline import (analyze_bytes, analyze_file, analyze_image, confirm
 from vision.read_cells import PreparedBoard
 from vision.render import artwork, render_one
 from vision.warp import lattice_from_corners, shifted_lattice
-from tests.vision.synthetic import plain_features
-from tests.vision.test_chip_likeness import CELL_PX, GREEN_CELLS, UNSURE_CARD, UNSURE_CHIP, board_lab, reading
+from tests.vision.synthetic import CELL_PX, GREEN_CELLS, UNSURE_CARD, UNSURE_CHIP, board_lab, plain_features, reading
 
 CONFIG = VisionConfig()
 
