@@ -2,19 +2,19 @@ import numpy as np
 import pytest
 
 from seqcam.train_cells import PhotoSamples, fit_trees, training_photos, turned_patches
-from vision.cell_model import CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, CellModel, default_model
+from vision.cell_model import CLASSES, FEATURE_COUNT, PATCH_SIDE, SCALAR_FEATURES, BoostedTrees, CellModel, default_model
 
 CHIP, EMPTY, HIDDEN = (CLASSES.index(name) for name in ("chip", "empty", "hidden"))
 LEAF = -1
 
 
-def _stumps() -> CellModel:
+def _stumps(hidden_vote: float = 3.0) -> BoostedTrees:
     """Two one-split trees: chip log-odds +4 where feature 0 > 0.5 (else -4), hidden +3 where feature 1 > 0."""
     trees = [
         (CHIP, [0, 0, 0], [0.5, 0.0, 0.0], [1, LEAF, LEAF], [2, LEAF, LEAF], [0.0, -4.0, 4.0]),
-        (HIDDEN, [1, 0, 0], [0.0, 0.0, 0.0], [1, LEAF, LEAF], [2, LEAF, LEAF], [0.0, 0.0, 3.0]),
+        (HIDDEN, [1, 0, 0], [0.0, 0.0, 0.0], [1, LEAF, LEAF], [2, LEAF, LEAF], [0.0, 0.0, hidden_vote]),
     ]
-    return CellModel.from_trees(np.zeros(3), trees)
+    return BoostedTrees.from_trees(np.zeros(3), trees)
 
 
 def test_the_trees_votes_add_up_per_class():
@@ -27,8 +27,17 @@ def test_the_trees_votes_add_up_per_class():
     assert probabilities == pytest.approx(expected, abs=1e-6)
 
 
+def test_the_models_probabilities_are_averaged():
+    features = np.zeros((1, FEATURE_COUNT), np.float32)
+    features[0, 1] = 1.0
+    sure, unsure = _stumps(3.0), _stumps(-3.0)
+    averaged = CellModel((sure, unsure)).probabilities(features)
+    assert averaged == pytest.approx((sure.probabilities(features) + unsure.probabilities(features)) / 2)
+    assert averaged[0, HIDDEN] == pytest.approx(0.5, abs=0.01)  # as sure of a hand as not
+
+
 def test_a_model_round_trips_through_json():
-    model = _stumps()
+    model = CellModel((_stumps(), _stumps(-1.0)))
     features = np.random.default_rng(0).normal(size=(5, FEATURE_COUNT)).astype(np.float32)
     again = CellModel.from_json(model.to_json())
     assert again.probabilities(features) == pytest.approx(model.probabilities(features), abs=1e-6)
