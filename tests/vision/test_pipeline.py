@@ -415,9 +415,9 @@ def test_cards_unsure_but_like_their_empty_twin_are_read_empty(index):
 
 @pytest.mark.parametrize("index", [6, 19])
 def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_its_chips(index):
-    """Dev photos 5151/6 (a red chip) and 19 (a green chip; 60's the averaged cell model reads), read on their true grid: the
-    cell model could not choose between chip and card, and their empty printed twin shows the
-    same card bare, unlike them (``chips_where_twin_unlike``)."""
+    """Dev photos 5151/6 (a red chip) and 19 (a green chip; 60's the averaged cell model reads
+    outright), read on their true grid: the cell model could not choose between chip and card,
+    and their empty printed twin shows the same card bare, unlike them (``chips_where_twin_unlike``)."""
     photo = render_one(5151, index)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
