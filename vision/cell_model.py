@@ -136,7 +136,7 @@ class CellModel:
     @classmethod
     def from_json(cls, data: dict) -> CellModel:
         if data.get("features") != list(FEATURES) or data.get("classes") != list(CLASSES) or not data.get("members"):
-            raise ValueError("the cell model was trained on other features; run seqcam train-cells")
+            raise ValueError("the cell model file is of another form or was trained on other features; run seqcam train-cells")
         return cls(tuple(BoostedTrees.from_json(member) for member in data["members"]))
 
 

@@ -49,6 +49,13 @@ def test_a_model_file_of_other_features_is_refused_with_what_to_do():
         CellModel.from_json(data)
 
 
+def test_a_model_file_of_one_set_of_trees_the_form_before_is_refused_with_what_to_do():
+    data = default_model().to_json()
+    single = {"features": data["features"], "classes": data["classes"], **data["members"][0]}
+    with pytest.raises(ValueError, match="another form.*seqcam train-cells"):
+        CellModel.from_json(single)
+
+
 def test_training_learns_a_separable_rule_and_reads_back_as_scikit_learn_fitted_it():
     rng = np.random.default_rng(1)
     features = rng.normal(size=(2000, 12)).astype(np.float32)
