@@ -290,7 +290,8 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
     printed = empty_where_twin_alike(printed, prepared, patches, turns, odds, config)
     printed = chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
     # the checks above may have given teams more chips to compare with: a '?' much more like
-    # several of one team's than like any empty card is that team's
+    # several of one team's than like any empty card is that team's, a chip the print doubted
+    # too (sparing those: 2 more '?' on dev and independent photos, both chips, no wrong call fewer)
     printed = settled_by_likeness(printed, features, turns, odds, histograms, teams,
                                   config.like_chip_sure_empty_ratio, config)
     return empties_like_team_chips(printed, histograms(), teams, config)

@@ -692,3 +692,32 @@ def test_a_cell_is_settled_by_likeness_again_once_the_print_checks_read_enough_o
     assert read(CONFIG).cells[UNSURE_CHIP] == "B"
     assert read(CONFIG).cells[UNSURE_CARD] == UNKNOWN
     assert read(replace(CONFIG, like_chip_sure_empty_ratio=0.0)).cells[UNSURE_CHIP] == UNKNOWN
+
+
+def test_a_chip_the_print_doubted_is_settled_again_when_far_more_like_a_teams_chips(monkeypatch):
+    """Every team shows its chips: the '?' like the blue chips is settled blue at once. The print
+    doubts it; the twins then read one more chip, and the second, stricter settling finds it far
+    nearer the blue chips than any empty card: blue (on dev and independent photos, the two
+    chips so settled again were both right)."""
+    lab = board_lab(GREEN_CELLS)
+    prepared = PreparedBoard(lab, np.zeros(lab.shape[:2], np.float32), CELL_PX, np.zeros((10, 10, 3), np.float32))
+    features = replace(plain_features(), disc_cover=np.ones((10, 10), np.float32))
+    more_blue = 88
+
+    def doubted(printed, *args):
+        return Board(printed.cells[:UNSURE_CHIP] + UNKNOWN + printed.cells[UNSURE_CHIP + 1:])
+
+    def twin_unlike(printed, *args):
+        return Board(printed.cells[:more_blue] + "B" + printed.cells[more_blue + 1:])
+
+    monkeypatch.setattr(pipeline, "unknown_where_doubtful", doubted)
+    monkeypatch.setattr(pipeline, "empty_where_twin_alike", lambda printed, *args: printed)
+    monkeypatch.setattr(pipeline, "chips_where_twin_unlike", twin_unlike)
+    monkeypatch.setattr(pipeline, "printed_odds", lambda features, turns: (np.ones(100), np.zeros(100)))
+
+    def read(config):
+        return pipeline.read_by_print(reading(GREEN_CELLS), prepared, features, lambda: None, 0, ("B", "G"), config)
+
+    assert read(CONFIG).cells[more_blue] == "B"
+    assert read(CONFIG).cells[UNSURE_CHIP] == "B"
+    assert read(replace(CONFIG, like_chip_sure_empty_ratio=0.0)).cells[UNSURE_CHIP] == UNKNOWN
