@@ -252,6 +252,12 @@ class VisionConfig:
     clear_rescue_probability: float = 0.2
     max_doubtful_unknown_share: float = 0.45
     min_doubtful_margin_share: float = 0.5
+    # a fit in both doubts (under that verdict and with more cells '?') must lead by this share:
+    # on fresh dev seed 20261216 photo 138 a fit 3.7 cells off the board (its grid over a checked
+    # cloth, 34% of the cells '?', verdict 0.19) led by 0.54 and was read with 25 cells wrong; of
+    # 36 turned-down fits kept on dev seeds 4242-8181, 20261216-7 and independent 62-65, none
+    # right was in both doubts
+    min_doubly_doubtful_margin_share: float = 0.75
     # a turned-down fit is judged as located too where reading it (polished, moved onto the
     # chips) moved it less than this (cells): a right fit kept so (dev photo 4242/46) moved 0.16,
     # one 0.7 cells off the board that led as located (benchmark photo 20261129/131) 0.34

@@ -491,15 +491,17 @@ def reads_as_board(prepared: PreparedBoard, features: CellFeatures, reading: Boa
     """Whether a turned-down fit (verdict ``score``), read so, shows a Sequence board: nearly
     every cell reads clearly, and the cards' ink lies as the printed layout has it, with a wide
     lead over the other turns and over the same grid a cell to any side. A fit in more doubt
-    (the verdict lower, more cells '?') must show it all the more clearly."""
+    (the verdict lower, more cells '?', or both) must show it all the more clearly."""
     unknown = unknown_share(reading)
     if unknown > config.max_doubtful_unknown_share:
         return False
     orientation, lead = printed_layout(prepared, reading, features, config)
-    doubtful = score < config.clear_rescue_probability or unknown > config.max_confirm_unknown_share
+    doubts = (score < config.clear_rescue_probability) + (unknown > config.max_confirm_unknown_share)
+    margin_share = (config.min_confirm_margin_share, config.min_doubtful_margin_share,
+                    config.min_doubly_doubtful_margin_share)[doubts]
     return (orientation.margin >= config.min_confirm_margin and shows_printed_layout(orientation, lead, config)
             and lead >= config.min_register_lead_share * orientation.votes
-            and (not doubtful or orientation.margin >= config.min_doubtful_margin_share * orientation.votes))
+            and orientation.margin >= margin_share * orientation.votes)
 
 
 def confirmed_by_reading(image_bgr: np.ndarray, fitted: list[Candidate], teams: tuple[str, ...],

@@ -106,6 +106,23 @@ def test_a_turned_down_fit_is_judged_as_it_will_be_read(monkeypatch):
     assert confirmed_by_reading(decoded.image_bgr, [fit], teams, config) is not None
 
 
+@pytest.mark.parametrize("score, unknown_cells, margin_share, kept", [
+    (0.6, 0, 0.4, True), (0.15, 0, 0.4, False), (0.15, 0, 0.55, True), (0.6, 30, 0.55, True),
+    (0.15, 30, 0.55, False), (0.15, 30, 0.8, True)])
+def test_a_turned_down_fit_in_more_doubt_must_show_the_layout_more_clearly(monkeypatch, score, unknown_cells,
+                                                                         margin_share, kept):
+    """Each doubt (a low verdict, many cells '?') asks a wider lead of the printed turn: a fit
+    3.7 cells off the board, over a checked cloth, in both doubts led by 0.54 (dev seed 20261216/138)."""
+    votes = 60
+    monkeypatch.setattr(pipeline, "printed_layout", lambda *args: (Orientation(0, margin_share * votes, votes), 20.0))
+    playing = [c for c in range(100) if c not in (0, 9, 90, 99)]
+    cells = ["#" if c in (0, 9, 90, 99) else "." for c in range(100)]
+    for c in playing[:unknown_cells]:
+        cells[c] = UNKNOWN
+    board = Board("".join(cells))
+    assert pipeline.reads_as_board(None, None, board, score, CONFIG) == kept
+
+
 def test_a_fit_found_again_takes_no_place_among_the_second_looks():
     """Several proposals can end on one grid: its copies must not crowd out the next fit."""
     truth = lattice_from_corners(np.float32([[300, 100], [700, 100], [700, 500], [300, 500]]))
