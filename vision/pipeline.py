@@ -38,7 +38,7 @@ from vision.orient import (INK_EDGE_BAND, PRINTED_RED, Orientation, cast_on_empt
                            twin_doubts, twin_orientation, twin_unlike)
 from vision.profile import Profile
 from vision.read_cells import (TEAM_HUES_DEG, CellFeatures, PreparedBoard, classify, hue_deg, hue_gap, measure_cells,
-                               model_odds, paper_clipped, prepare, reference_change, team_of)
+                               card_likeness, model_odds, paper_clipped, prepare, reference_change, team_of)
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -435,6 +435,18 @@ def match_profile(prepared: PreparedBoard, features: CellFeatures, plain: Board,
     return ProfileMatch(turns)
 
 
+def empty_where_card_unchanged(printed: Board, prepared: PreparedBoard, profile: Profile, turns: int,
+                               config: VisionConfig) -> Board:
+    """``printed`` (the board ``turns`` quarter turns from ``prepared``) with each '?' called
+    empty where its card shows ink and looks as the calibrated empty board printed it
+    (``read_cells.card_likeness``): the model was unsure, the card is plainly there."""
+    reference = np.ascontiguousarray(np.rot90(reference_lab(profile, prepared.lab.shape[0], config), turns))
+    likeness, ink = card_likeness(prepared, reference, config)
+    unchanged = printed_order((likeness >= config.min_card_likeness) & (ink >= config.min_card_ink), turns)
+    return Board("".join(EMPTY if symbol == UNKNOWN and unchanged[cell] else symbol
+                         for cell, symbol in enumerate(printed.cells)))
+
+
 def turn_is_clear(best: float, runner_up: float, config: VisionConfig) -> bool:
     """Whether the calibrated empty board lies on a grid at one quarter turn: its empty cards
     changed little there (median share ``best``) and clearly more at the next best turn."""
@@ -747,6 +759,8 @@ def analyze_image(image_bgr: np.ndarray, team_count: int = 2, config: VisionConf
     if sure_of_top:  # which card lies under each cell is known
         printed = read_by_print(printed, prepared, features, cache(lambda: turned_patches(patches(), turns)), turns,
                                 teams, config)
+    if matched is not None:  # the calibration shows each card as printed
+        printed = empty_where_card_unchanged(printed, prepared, profile, turns, config)
 
     printed, print_as_chips = print_taken_for_chips(printed)
     if print_as_chips:

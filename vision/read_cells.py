@@ -485,6 +485,28 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
     return cover[centres_yx[..., 0], centres_yx[..., 1]]
 
 
+def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: VisionConfig
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(likeness, ink), each (10, 10): how closely the lightness of each cell's disc follows
+    the calibrated empty board's there (correlation, -1 to 1; ``reference_lab`` prepared as
+    this board, same size and turn, registered as ``registered_reference`` does), and how much
+    ink the empty card shows there (the spread of its lightness). A chip, even a pale one,
+    hides the ink under it; a hand or another light does not make it line up again."""
+    reference = registered_reference(prepared, reference_lab, config)
+    cell = prepared.cell_px
+    yy, xx = np.mgrid[:cell, :cell]
+    disc = (yy - cell / 2 + 0.5) ** 2 + (xx - cell / 2 + 0.5) ** 2 <= (config.card_likeness_radius * cell) ** 2
+
+    def discs(lightness: np.ndarray) -> np.ndarray:  # (10, 10, pixels of a disc), their mean taken off
+        blurred = cv2.GaussianBlur(np.ascontiguousarray(lightness), (0, 0), config.card_likeness_blur_px)
+        pixels = blurred.reshape(GRID, cell, GRID, cell).swapaxes(1, 2)[:, :, disc]
+        return pixels - pixels.mean(axis=2, keepdims=True)
+
+    now, then = discs(prepared.lab[..., 0]), discs(reference[..., 0])
+    likeness = (now * then).sum(axis=2) / np.sqrt((now * now).sum(axis=2) * (then * then).sum(axis=2) + 1e-6)
+    return likeness, then.std(axis=2)
+
+
 def registered_reference(prepared: PreparedBoard, reference_lab: np.ndarray, config: VisionConfig) -> np.ndarray:
     """The calibrated empty board (``reference_lab``, prepared as this board) moved by the shift
     at which its lightness best matches this board's (phase correlation), when the match is

@@ -27,7 +27,7 @@ from vision.pipeline import (analyze_bytes, analyze_file, analyze_image, confirm
 from vision.read_cells import PreparedBoard
 from vision.render import artwork, render_one
 from vision.warp import lattice_from_corners, shifted_lattice
-from tests.vision.synthetic import CELL_PX, GREEN_CELLS, UNSURE_CARD, UNSURE_CHIP, board_lab, plain_features, reading
+from tests.vision.synthetic import CELL_PX, GREEN_CELLS, drawn_board, UNSURE_CARD, UNSURE_CHIP, board_lab, plain_features, reading
 
 CONFIG = VisionConfig()
 
@@ -738,3 +738,18 @@ def test_a_chip_the_print_doubted_is_settled_again_when_far_more_like_a_teams_ch
     assert read(CONFIG).cells[more_blue] == "B"
     assert read(CONFIG).cells[UNSURE_CHIP] == "B"
     assert read(replace(CONFIG, like_chip_sure_empty_ratio=0.0)).cells[UNSURE_CHIP] == UNKNOWN
+
+
+@pytest.mark.parametrize("turns", [0, 1])
+def test_a_calibrated_unsure_card_that_looks_as_printed_is_empty(monkeypatch, turns):
+    """Calibrated, a '?' whose card looks as the empty board printed it is empty; a '?' over a
+    chip or a hand stays '?', in whichever quarter turn the photo shows the board."""
+    printed_cells = ["." * 10] * 2 + ["..B.......", "....?....."] + ["." * 10] * 6
+    empty_board = drawn_board(["." * 10] * 10)
+    photo_board = np.ascontiguousarray(np.rot90(drawn_board(printed_cells), turns))  # the rectified board
+    prepared = pipeline.prepare(photo_board, CONFIG)
+    reference = pipeline.prepare(empty_board, CONFIG).lab
+    monkeypatch.setattr(pipeline, "reference_lab", lambda *args: reference)
+    unsure = Board("#" + "." * 8 + "#" + "." * 10 + "..?....?.." + "....?....." + "?" + "." * 49 + "#" + "." * 8 + "#")
+    settled = pipeline.empty_where_card_unchanged(unsure, prepared, None, turns, CONFIG)
+    assert [settled.cells[c] for c in (22, 27, 34, 40)] == ["?", ".", "?", "."]

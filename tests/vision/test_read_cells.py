@@ -7,7 +7,7 @@ import pytest
 from referee.board import Board
 from vision.config import VisionConfig
 from vision.cell_model import CLASSES
-from vision.read_cells import (called_classes, classify, cluster_team_colours, hue_deg, hue_gap,
+from vision.read_cells import (called_classes, card_likeness, classify, cluster_team_colours, hue_deg, hue_gap,
                                local_paper, measure_cells, prepare, read_cells, reference_change, registered_reference,
                                shaded_paper, team_of, white_balanced_lab)
 from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board, plain_features
@@ -372,3 +372,18 @@ def test_paper_round_a_cluster_of_large_chips_is_the_boards_not_the_chips_colour
     prepared = prepare(image, CONFIG)
     inside = prepared.paper_lab[2:5, 0:2].reshape(-1, 3)
     assert np.all(inside[:, 0] > 85) and np.all(np.hypot(inside[:, 1], inside[:, 2]) < 5)
+
+
+def test_a_card_under_a_chip_no_longer_looks_as_the_empty_board_printed_it():
+    """A pale chip, as light as the paper, still hides the ink under it; an empty card looks
+    as printed though this photo's light is dimmer and the grid lies a pixel off."""
+    config = VisionConfig()
+    empty = ["." * 10] * 10
+    with_chips = ["." * 10] * 3 + ["...B......"] + ["." * 10] * 6
+    reference = prepare(drawn_board(empty), config).lab
+    board = drawn_board(with_chips)
+    cv2.circle(board, (2 * CELL + CELL // 2 + 2, 6 * CELL + CELL // 2), int(0.36 * CELL), (225, 232, 238), -1)  # pale
+    board = np.roll((board * 0.85).astype(np.uint8), 1, axis=1)
+    likeness, ink = card_likeness(prepare(board, config), reference, config)
+    assert likeness[3, 3] < 0.5 and likeness[6, 2] < 0.5  # a blue chip, a pale chip
+    assert likeness[5, 5] > 0.9 and ink[5, 5] > 0
