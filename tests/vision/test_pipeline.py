@@ -204,7 +204,9 @@ def beside_another_game() -> tuple[np.ndarray, dict]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(artwork, "INSET_SHARE", 0.0)
         photo = render_one(5151, 101)
-    return decode_image(photo.jpeg, CONFIG, "photo").image_bgr, photo.label
+    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    corners = (np.float32(photo.label["corners_px"]) / decoded.scale).tolist()  # in the decoded image's pixels
+    return decoded.image_bgr, {**photo.label, "corners_px": corners}
 
 
 def other_games_fit(image: np.ndarray, label: dict) -> Candidate:
@@ -434,9 +436,11 @@ def test_cards_unsure_but_like_their_empty_twin_are_read_empty(index):
 def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_its_chips(index):
     """Dev photos 5151/6 (a red chip) and 19 (a green chip; 60's the averaged cell model reads
     outright), read on their true grid: the cell model could not choose between chip and card,
-    and their empty printed twin shows the same card bare, unlike them (``chips_where_twin_unlike``)."""
+    and their empty printed twin shows the same card bare, unlike them (``chips_where_twin_unlike``).
+    Decoded at half its size, as before 1000 px decodes were the default (at a quarter the model
+    reads photo 19's chip outright)."""
     photo = render_one(5151, index)
-    decoded = decode_image(photo.jpeg, CONFIG, "photo")
+    decoded = decode_image(photo.jpeg, replace(CONFIG, decode_long_side=1600), "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
     twins_only = replace(CONFIG, like_chip_max_empty_ratio=-1.0)  # the chips' likeness would settle some as well
@@ -638,7 +642,8 @@ def test_a_photo_with_no_board_found_is_read_again_resized(monkeypatch):
 
     monkeypatch.setattr(pipeline, "analyze_image", only_shrunk)
     analysis = pipeline.analyze_decoded(full, 2, CONFIG)
-    assert widths == [width, round(width * 1.25), round(width * 0.75)]
+    finer = [2 * width] if full.finer is not None else []  # a photo decoded smaller is looked at twice as large first
+    assert widths == [width, *finer, round(width * 1.25), round(width * 0.75)]
     assert analysis.board == expected.board
     cell = float(np.linalg.norm(expected.corners_xy[1] - expected.corners_xy[0])) / 10
     assert np.linalg.norm(analysis.corners_xy - expected.corners_xy, axis=1).max() < 0.1 * cell
@@ -660,7 +665,7 @@ def test_a_live_frame_with_no_board_found_gets_no_second_look(monkeypatch):
     assert len(looks) == 1
     with pytest.raises(BoardNotFound):
         pipeline.analyze_decoded(full, 2, CONFIG)
-    assert len(looks) == 1 + 1 + len(CONFIG.second_look_scales)
+    assert len(looks) == 1 + 1 + (full.finer is not None) + len(CONFIG.second_look_scales)
 
 
 def test_every_stage_of_reading_a_photo_is_timed(monkeypatch):
