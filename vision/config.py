@@ -16,12 +16,15 @@ class VisionConfig:
     # 50 to 108 MP photos pass; decompression bombs do not (Pillow refuses to read the header of
     # a photo of 179 MP or more)
     max_baseline_jpeg_pixels: int = 170_000_000
-    # JPEGs are decoded at a reduced scale down to about this size: a 12 MP photo at a quarter
-    # (1000 px), a 2048 to 3264 px one at half. Against 1600 (a 12 MP photo at half), on 372
-    # 12 MP and 259 2048-3264 px dev, independent and held-out photos: exact 429 -> 431, wrong
-    # cells 30 -> 18, hidden cells wrong 20 -> 20, ? 465 -> 472, located 614 -> 613, 8 to 10%
-    # faster. A 1080p photo at half (960) lost: exact 209 -> 201 of 286, wrong 17 -> 27
-    decode_long_side: int = 1000
+    decode_long_side: int = 1600  # JPEGs are decoded at a reduced scale down to about this size...
+    # ... but a photo this long or longer (12 MP and up) down to large_photo_decode_long_side:
+    # a 12 MP photo at a quarter, not half. On 372 12 MP dev, independent and held-out photos:
+    # exact 252 -> 255, wrong cells 25 -> 17, ? 278 -> 297, located 363 -> 361, and faster
+    # (decoding 20 -> 16 ms). Photos of 2048 to 3264 px at half rather than whole lost (dev and
+    # independent: exact 177 -> 176; the bench's: 49 -> 44 of 76), and a 1080p one at half (exact
+    # 209 -> 201 of 286, wrong cells 17 -> 27)
+    large_photo_long_side: int = 4000
+    large_photo_decode_long_side: int = 1000
     # a photo in which no board was found is read again resized by each of these, in turn
     # (pipeline.second_looks_at): of 29 dev and independent photos not located, 9 were at 1.25, 7 at 0.75
     second_look_scales: tuple[float, ...] = (1.25, 0.75)

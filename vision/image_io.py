@@ -85,7 +85,8 @@ def decode_image(data: bytes, config: VisionConfig, name: str = "the photo",
     if kind == "PNG" and not data.endswith(_PNG_END):
         raise ImageUnreadable(f"{name} is cut short (an incomplete PNG). Take or send the photo again.")
     if reduction is None:  # a PNG is decoded whole
-        reduction = decode_reduction(max(width, height), config.decode_long_side) if kind in ("JPEG", _HEIF) else 1
+        long_side = max(width, height)
+        reduction = decode_reduction(long_side, decoded_long_side(long_side, config)) if kind in ("JPEG", _HEIF) else 1
     if kind == _HEIF:
         image = decoded_heif(data, name, reduction)
     else:
@@ -110,6 +111,12 @@ def decoded_heif(data: bytes, name: str, reduction: int) -> np.ndarray:
         image = cv2.resize(image, (image.shape[1] // reduction, image.shape[0] // reduction),
                            interpolation=cv2.INTER_AREA)
     return image
+
+
+def decoded_long_side(long_side: int, config: VisionConfig) -> int:
+    """The long side a photo is decoded down to (about): a 12 MP photo's smaller than others'."""
+    large = long_side >= config.large_photo_long_side
+    return config.large_photo_decode_long_side if large else config.decode_long_side
 
 
 def decode_reduction(long_side: int, wanted_long_side: int) -> int:

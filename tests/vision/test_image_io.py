@@ -42,11 +42,17 @@ def test_a_small_photo_is_still_decoded():
 
 
 def test_large_jpeg_is_decoded_at_a_reduced_scale_with_the_scale_reported():
-    decoded = decode_image(jpeg_bytes(4000, 3000), replace(CONFIG, decode_long_side=1600))
-    assert decoded.image_bgr.shape == (1500, 2000, 3)
+    decoded = decode_image(jpeg_bytes(3200, 2400), CONFIG)
+    assert decoded.image_bgr.shape == (1200, 1600, 3)
     assert decoded.scale == pytest.approx(2.0)
     finer = decoded.finer()  # for a second look: twice the size, here the full size
-    assert finer.image_bgr.shape == (3000, 4000, 3) and finer.scale == 1.0 and finer.finer is None
+    assert finer.image_bgr.shape == (2400, 3200, 3) and finer.scale == 1.0 and finer.finer is None
+
+
+def test_a_12_mp_jpeg_is_decoded_at_a_quarter():
+    decoded = decode_image(jpeg_bytes(4000, 3000), CONFIG)
+    assert decoded.image_bgr.shape == (750, 1000, 3) and decoded.scale == pytest.approx(4.0)
+    assert decoded.finer().scale == pytest.approx(2.0)
 
 
 def test_a_huge_jpeg_looks_again_only_one_step_finer():

@@ -437,10 +437,10 @@ def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_
     """Dev photos 5151/6 (a red chip) and 19 (a green chip; 60's the averaged cell model reads
     outright), read on their true grid: the cell model could not choose between chip and card,
     and their empty printed twin shows the same card bare, unlike them (``chips_where_twin_unlike``).
-    Decoded at half its size, as before 1000 px decodes were the default (at a quarter the model
-    reads photo 19's chip outright)."""
+    Decoded at half its size, as 12 MP photos were before (at a quarter the model reads photo
+    19's chip outright)."""
     photo = render_one(5151, index)
-    decoded = decode_image(photo.jpeg, replace(CONFIG, decode_long_side=1600), "photo")
+    decoded = decode_image(photo.jpeg, replace(CONFIG, large_photo_decode_long_side=CONFIG.decode_long_side), "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
     twins_only = replace(CONFIG, like_chip_max_empty_ratio=-1.0)  # the chips' likeness would settle some as well
