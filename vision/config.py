@@ -231,6 +231,7 @@ class VisionConfig:
     reference_max_shift: float = 0.5
     reference_shift_px: int = 2  # a pixel is compared with the empty board's this far around it
     reference_blur: float = 0.05  # both boards are blurred this much (of a cell) before comparing
+    reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
     # calibrated: a '?' card whose disc's lightness follows the empty board's this closely
     # (correlation), where that card shows this much ink (spread of L), is empty
     # (pipeline.empty_where_card_unchanged): on dev seeds 4242 and 5151 (190 photos read
@@ -240,7 +241,6 @@ class VisionConfig:
     card_likeness_blur_px: float = 1.0
     min_card_likeness: float = 0.8
     min_card_ink: float = 8.0
-    reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
     chip_min_change: float = 0.95  # calibrating chip colours: a chip call on a disc changed more than this is a chip
     unsure_chip_cover: float = 0.6  # tracking: an unsure disc this much one team's colour, where a chip arrived, is that chip
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit

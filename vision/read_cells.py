@@ -491,7 +491,7 @@ def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: Vi
     the calibrated empty board's there (correlation, -1 to 1; ``reference_lab`` prepared as
     this board, same size and turn, registered as ``registered_reference`` does), and how much
     ink the empty card shows there (the spread of its lightness). A chip, even a pale one,
-    hides the ink under it; a hand or another light does not make it line up again."""
+    hides the ink under it, and so does a hand; a change of light alone does not."""
     reference = registered_reference(prepared, reference_lab, config)
     cell = prepared.cell_px
     yy, xx = np.mgrid[:cell, :cell]
