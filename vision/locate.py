@@ -457,29 +457,29 @@ def located_fits(image_bgr: np.ndarray, config: VisionConfig, fitted: list[Candi
     """The grids in ``image_bgr`` (BGR uint8) that may be the printed board, best evidence
     first: each sure fit as it is found (the caller asks for the next when reading shows the
     one before was not a Sequence board: another game's board of squares can look as sure),
-    then the likeliest fit not sure, if over ``min_board_probability``.
+    or, when no fit is sure, the likeliest one over ``min_board_probability``.
 
     Raises ``BoardCutOff`` when a grid to yield lies partly outside the photo and no whole one
     is found after it.
     ``fitted`` collects every fit made, for a caller with more evidence (a calibration).
     """
     height, width = image_bgr.shape[:2]
-    likeliest_unsure: Candidate | None = None
+    best: Candidate | None = None
+    any_sure = False
     cut_off: BoardCutOff | None = None
     for candidate in fitted_candidates(image_bgr, config):
         if fitted is not None:
             fitted.append(candidate)
+        if best is None or candidate.score > best.score:
+            best = candidate
         if candidate.score >= config.sure_board_probability:
+            any_sure = True
             try:
                 yield from likely_whole_grid(candidate, width, height, config)
             except BoardCutOff as error:  # a larger grid round the board can run off a photo that holds it whole
                 cut_off = cut_off or error
-        elif likeliest_unsure is None or candidate.score > likeliest_unsure.score:
-            likeliest_unsure = candidate
-    # asked for more after every sure fit: they were no Sequence board (another game's board of
-    # squares beside it scored 0.92, the board itself 0.88 on dev photo 5151/101 decoded at half)
-    if likeliest_unsure is not None:
-        yield from likely_whole_grid(likeliest_unsure, width, height, config)
+    if not any_sure and best is not None:
+        yield from likely_whole_grid(best, width, height, config)
     if cut_off is not None:
         raise cut_off
 

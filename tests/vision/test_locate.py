@@ -15,9 +15,8 @@ from seqcam.bench_vision import RIGHT_FIT_CELLS
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff
 from vision.image_io import decode_image
-from vision import locate
-from vision.locate import (Candidate, GridFit, cut_off_message, every_proposal, fitted_candidates, grey_paper_proposals,
-                           locate_grid, located_fits, place_settings, polished_lattice, worth_following)
+from vision.locate import (GridFit, cut_off_message, every_proposal, fitted_candidates, grey_paper_proposals,
+                           locate_grid, place_settings, polished_lattice, worth_following)
 from vision.locate_lattice import (GRID_CORNERS, Pyramid, apply_homography, centre_step, evidence, fine_content,
                                    grid_homography, has_blank_cell, place_axis)
 from vision.locate_propose import colour_region_quads, outline_quads, paper_and_ink, white_gains
@@ -456,20 +455,3 @@ def test_a_board_on_a_checked_cloth_is_found():
     board = analyze_image(frame, video.label["teams"], CONFIG).board
     assert any(turned(board, k).rows() == video.label["start_grid"] for k in range(4))
 
-
-def test_after_sure_fits_that_were_no_board_the_likeliest_unsure_fit_is_offered(monkeypatch):
-    """Another game's board of squares can score sure while the board beside it does not (dev
-    photo 5151/101 decoded at half size: 0.92 against 0.88): once the caller has read every
-    sure fit and asks for more, the likeliest unsure one comes, never one under the minimum."""
-    config = VisionConfig()
-
-    def fit(x: float, score: float) -> Candidate:
-        lattice = lattice_from_corners(np.float32([[x, 50], [x + 200, 50], [x + 200, 250], [x, 250]]))
-        return Candidate(lattice_xy=lattice, score=score, features=np.zeros(0), eligible=True)
-
-    decoy, board, weaker, unlikely = fit(400, 0.92), fit(50, 0.88), fit(60, 0.8), fit(700, 0.3)
-    monkeypatch.setattr(locate, "fitted_candidates", lambda image, config: iter([decoy, weaker, board, unlikely]))
-    offered = [f.score for f in located_fits(np.zeros((400, 1000, 3), np.uint8), config)]
-    assert offered == [0.92, 0.88]
-    monkeypatch.setattr(locate, "fitted_candidates", lambda image, config: iter([unlikely]))
-    assert list(located_fits(np.zeros((400, 1000, 3), np.uint8), config)) == []
