@@ -18,6 +18,7 @@ import numpy as np
 
 from referee.board import EMPTY, UNKNOWN, Board
 from vision.config import VisionConfig
+from vision.read_cells import centred_disc
 
 GRID = 10
 LIGHTNESS_BINS, AB_BINS, AB_REACH = 4, 8, 60.0  # L 0-100 in 4 bins; a and b from -60 to 60 in 8 each
@@ -32,8 +33,7 @@ def disc_histograms(lab: np.ndarray, cell_px: int, disc_share: float) -> np.ndar
     ab = np.clip((lab[..., 1:] + AB_REACH) * (AB_BINS / (2 * AB_REACH)), 0, AB_BINS - 1e-3).astype(np.int32)
     codes = (lightness * AB_BINS + ab[..., 0]) * AB_BINS + ab[..., 1]
     per_cell = codes.reshape(GRID, cell_px, GRID, cell_px).transpose(0, 2, 1, 3).reshape(GRID * GRID, -1)
-    offset = np.arange(cell_px) - (cell_px - 1) / 2
-    disc = (offset[:, None] ** 2 + offset[None, :] ** 2 <= (disc_share * cell_px) ** 2).reshape(-1)
+    disc = centred_disc(cell_px, disc_share).reshape(-1)
     inside = per_cell[:, disc] + BINS * np.arange(GRID * GRID)[:, None]
     counts = np.bincount(inside.reshape(-1), minlength=GRID * GRID * BINS).reshape(GRID * GRID, BINS)
     return (counts / disc.sum()).astype(np.float32)

@@ -131,6 +131,13 @@ def white_balanced_lab(board_bgr: np.ndarray, from_shaded_paper: bool = False) -
     return lab
 
 
+def centred_disc(cell: int, radius_share: float) -> np.ndarray:
+    """(cell, cell) mask of the disc at a cell's centre, ``radius_share`` of the cell in radius:
+    where a chip lies."""
+    offset = np.arange(cell) - (cell - 1) / 2
+    return offset[:, None] ** 2 + offset[None, :] ** 2 <= (radius_share * cell) ** 2
+
+
 def card_ring(cell: int) -> np.ndarray:
     """(cell, cell) mask of a card's corners, inset from the separating lines: paper
     unless a hand, a shadow or a large chip covers them."""
@@ -494,8 +501,7 @@ def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: Vi
     hides the ink under it, and so does a hand; a change of light alone does not."""
     reference = registered_reference(prepared, reference_lab, config)
     cell = prepared.cell_px
-    yy, xx = np.mgrid[:cell, :cell]
-    disc = (yy - cell / 2 + 0.5) ** 2 + (xx - cell / 2 + 0.5) ** 2 <= (config.card_likeness_radius * cell) ** 2
+    disc = centred_disc(cell, config.card_likeness_radius)
 
     def discs(lightness: np.ndarray) -> np.ndarray:  # (10, 10, pixels of a disc), their mean taken off
         blurred = cv2.GaussianBlur(np.ascontiguousarray(lightness), (0, 0), config.card_likeness_blur_px)

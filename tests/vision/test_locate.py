@@ -454,4 +454,3 @@ def test_a_board_on_a_checked_cloth_is_found():
     frame = next(video.frames)
     board = analyze_image(frame, video.label["teams"], CONFIG).board
     assert any(turned(board, k).rows() == video.label["start_grid"] for k in range(4))
-
