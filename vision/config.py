@@ -233,13 +233,17 @@ class VisionConfig:
     reference_blur: float = 0.05  # both boards are blurred this much (of a cell) before comparing
     reference_change_delta: float = 18.0  # Lab distance beyond which a pixel has changed
     # calibrated: a '?' card whose disc's lightness follows the empty board's this closely
-    # (correlation), where that card shows this much ink (spread of L), is empty
-    # (pipeline.empty_where_card_unchanged): on dev seeds 4242 and 5151 (190 photos read
-    # calibrated), of 736 '?' cells, 14 passed 0.8, all empty cards; from 0.6, 4 chips under
-    # hands did too. Empty cards read empty: median 0.91; chips: 0.18, 4% over 0.6
+    # (correlation, the best over the empty board moved a little, card_likeness_reach_px), where
+    # that card shows this much ink (spread of L), is empty (pipeline.empty_where_card_unchanged).
+    # On dev seeds 4242, 5151 and fresh 20261216-7 read calibrated (436 photos, the rule off),
+    # of 1,556 '?' cells showing ink (484 chips), 47 passed 0.85, all empty cards (2 under a
+    # hand); from 0.8, 67, one a chip under a hand. The board's one shift alone (before: 0.8)
+    # passed 36: empty cards read empty fell to a correlation of -0.07 (1st percentile;
+    # now 0.37), chips read as chips rose from 0.71 to 0.76 (99th)
     card_likeness_radius: float = 0.35  # of a cell
     card_likeness_blur_px: float = 1.0
-    min_card_likeness: float = 0.8
+    card_likeness_reach_px: int = 2  # each cell's best correlation over the empty board moved this far
+    min_card_likeness: float = 0.85
     min_card_ink: float = 8.0
     chip_min_change: float = 0.95  # calibrating chip colours: a chip call on a disc changed more than this is a chip
     unsure_chip_cover: float = 0.6  # tracking: an unsure disc this much one team's colour, where a chip arrived, is that chip

@@ -498,19 +498,35 @@ def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: Vi
     the calibrated empty board's there (correlation, -1 to 1; ``reference_lab`` prepared as
     this board, same size and turn, registered as ``registered_reference`` does), and how much
     ink the empty card shows there (the spread of its lightness). A chip, even a pale one,
-    hides the ink under it, and so does a hand; a change of light alone does not."""
+    hides the ink under it, and so does a hand; a change of light alone does not.
+
+    Each cell takes the best correlation over the empty board's disc moved by up to
+    ``card_likeness_reach_px`` each way: one shift for the whole board leaves a folded or
+    bowed board, or a lens's bend, a pixel or two off in places, and the print's fine lines
+    then no longer overlap."""
     reference = registered_reference(prepared, reference_lab, config)
-    cell = prepared.cell_px
+    cell, reach = prepared.cell_px, config.card_likeness_reach_px
     disc = centred_disc(cell, config.card_likeness_radius)
+    height, width = prepared.lab.shape[:2]
+
+    def blurred(lightness: np.ndarray) -> np.ndarray:
+        return cv2.GaussianBlur(np.ascontiguousarray(lightness), (0, 0), config.card_likeness_blur_px)
 
     def discs(lightness: np.ndarray) -> np.ndarray:  # (10, 10, pixels of a disc), their mean taken off
-        blurred = cv2.GaussianBlur(np.ascontiguousarray(lightness), (0, 0), config.card_likeness_blur_px)
-        pixels = blurred.reshape(GRID, cell, GRID, cell).swapaxes(1, 2)[:, :, disc]
+        pixels = lightness.reshape(GRID, cell, GRID, cell).swapaxes(1, 2)[:, :, disc]
         return pixels - pixels.mean(axis=2, keepdims=True)
 
-    now, then = discs(prepared.lab[..., 0]), discs(reference[..., 0])
-    likeness = (now * then).sum(axis=2) / np.sqrt((now * now).sum(axis=2) * (then * then).sum(axis=2) + 1e-6)
-    return likeness, then.std(axis=2)
+    now = discs(blurred(prepared.lab[..., 0]))
+    now_energy = (now * now).sum(axis=2)
+    padded = cv2.copyMakeBorder(blurred(reference[..., 0]), reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    likeness = np.full((GRID, GRID), -1.0, np.float32)
+    for dy in range(2 * reach + 1):
+        for dx in range(2 * reach + 1):
+            then = discs(padded[dy : dy + height, dx : dx + width])
+            correlation = (now * then).sum(axis=2) / np.sqrt(now_energy * (then * then).sum(axis=2) + 1e-6)
+            likeness = np.maximum(likeness, correlation)
+    unmoved = discs(padded[reach : reach + height, reach : reach + width])
+    return likeness, unmoved.std(axis=2)
 
 
 def registered_reference(prepared: PreparedBoard, reference_lab: np.ndarray, config: VisionConfig) -> np.ndarray:

@@ -387,3 +387,19 @@ def test_a_card_under_a_chip_no_longer_looks_as_the_empty_board_printed_it():
     likeness, ink = card_likeness(prepare(board, config), reference, config)
     assert likeness[3, 3] < 0.5 and likeness[6, 2] < 0.5  # a blue chip, a pale chip
     assert likeness[5, 5] > 0.9 and ink[5, 5] > 0
+
+
+def test_an_empty_card_looks_as_printed_where_a_bowed_board_lies_a_little_off_elsewhere():
+    """One shift cannot lay the empty board over every card of a folded or bowed board (nor
+    through a lens's bend): each card is compared at its own best shift, a pixel or two."""
+    config = VisionConfig()
+    printed = drawn_board(["." * 10] * 10)
+    for line in range(CELL // 2 - 8, CELL // 2 + 8, 6):  # fine print: thin strokes across every card
+        printed[line :: CELL] = printed[line + 1 :: CELL] = np.minimum(printed[line :: CELL], 90)
+    reference = prepare(printed, config).lab
+    board = printed.copy()
+    board[:, 5 * CELL :] = np.roll(board[:, 5 * CELL :], 2, axis=0)  # the right half lies 2 pixels lower
+    likeness, _ = card_likeness(prepare(board, config), reference, config)
+    assert min(likeness[1:9, 1:4].min(), likeness[1:9, 6:9].min()) > 0.95
+    one_shift, _ = card_likeness(prepare(board, config), reference, replace(config, card_likeness_reach_px=0))
+    assert min(one_shift[1:9, 1:4].min(), one_shift[1:9, 6:9].min()) < 0.8  # it fits one half only
