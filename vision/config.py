@@ -156,6 +156,12 @@ class VisionConfig:
     tinted_hue_reach_deg: float = 30.0
     earlier_match_cells: int = 12  # cells at most unlike an earlier reading for its top to be taken (a few turns)
     paper_distance: float = 22.0  # Lab distance from the card paper beyond which a pixel is not paper
+    # a print so faint that fewer of the empty cards than this share show ink beyond paper_distance
+    # has its suits read on pixels this many times further from the paper than the empty cards'
+    # median pixel (grain and noise), within faint_ink_min_distance and paper_distance (pipeline.card_ink)
+    min_inked_voting_share: float = 0.5
+    faint_ink_noise_multiple: float = 2.0
+    faint_ink_min_distance: float = 6.0
     # the white balance from the paper just below clipping (read_cells.shaded_paper): a second
     # look at a board whose chip counts no game leaves and whose paper is clipped white
     balance_on_shaded_paper: bool = False

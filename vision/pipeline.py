@@ -38,7 +38,8 @@ from vision.orient import (INK_EDGE_BAND, PRINTED_RED, Orientation, cast_on_empt
                            twin_doubts, twin_orientation, twin_unlike)
 from vision.profile import Profile
 from vision.read_cells import (TEAM_HUES_DEG, CellFeatures, PreparedBoard, classify, hue_deg, hue_gap, measure_cells,
-                               card_likeness, model_odds, paper_clipped, prepare, reference_change, team_of)
+                               card_likeness, model_odds, paper_clipped, paper_distance, prepare, reference_change,
+                               team_of)
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -113,7 +114,9 @@ def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...], config: Vision
 def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,
              config: VisionConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(redness, voting, pictures) of ``vision.orient.find_orientation``: every empty card
-    votes with its ink; chips (which may overhang a neighbour) are masked."""
+    votes with its ink; chips (which may overhang a neighbour) are masked. Where the print is
+    so faint (a washed-out edition, a soft photo) that under half the empty cards show ink
+    beyond ``paper_distance``, their suits are read on fainter ink (``faint_ink``)."""
     covered = np.zeros(prepared.not_paper.shape, np.uint8)
     radius = int(round(config.chip_cover_radius * prepared.cell_px))
     for index, symbol in enumerate(reading.cells):
@@ -123,10 +126,25 @@ def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,
     chips = covered.astype(bool)
     # a small card's own frame, as red on every card, lies in the band where the ground shows
     edge_band = config.ground_band if prepared.small_cards else INK_EDGE_BAND
-    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, chips, edge_band)
-    pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
+    redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, chips, edge_band)
+    if (voting & ~np.isnan(redness)).sum() < config.min_inked_voting_share * voting.sum():
+        redness = ink_redness(prepared.lab, faint_ink(prepared, voting, config), prepared.cell_px, chips, edge_band)
+    pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     return redness, voting, pictures
+
+
+def faint_ink(prepared: PreparedBoard, voting: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """uint8 mask of ink on a faint print: pixels further from the paper than
+    ``faint_ink_noise_multiple`` times the median distance on the empty cards (``voting``),
+    the paper's own grain and the camera's noise, within ``faint_ink_min_distance`` and
+    ``paper_distance``."""
+    distance = paper_distance(prepared.lab)
+    cell = prepared.cell_px
+    on_empty_cards = np.kron(voting, np.ones((cell, cell), bool))
+    threshold = np.clip(config.faint_ink_noise_multiple * float(np.median(distance[on_empty_cards])),
+                        config.faint_ink_min_distance, config.paper_distance)
+    return (distance > threshold).astype(np.uint8)
 
 
 def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> Orientation:

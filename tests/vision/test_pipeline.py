@@ -758,3 +758,20 @@ def test_a_calibrated_unsure_card_that_looks_as_printed_is_empty(monkeypatch, tu
     unsure = Board("#" + "." * 8 + "#" + "." * 10 + "..?....?.." + "....?....." + "?" + "." * 49 + "#" + "." * 8 + "#")
     settled = pipeline.empty_where_card_unchanged(unsure, prepared, None, turns, CONFIG)
     assert [settled.cells[c] for c in (22, 27, 34, 40)] == ["?", ".", "?", "."]
+
+
+def test_a_faint_print_still_shows_its_suits():
+    """A washed-out edition or a soft photo: the suits' ink lies closer to the paper than any
+    chip, so the empty cards' own grain sets how faint ink may be to vote for the top."""
+    printed = drawn_board(["#........#"] + ["." * 10] * 8 + ["#........#"], cell=32)
+    paper = np.array([235, 240, 245], np.float32)
+    faint = (0.8 * paper + 0.2 * printed.astype(np.float32)).astype(np.uint8)  # the ink a fifth as strong
+    turned = np.ascontiguousarray(np.rot90(faint, 1))
+    prepared, features, read = pipeline.read_rectified(turned, ("B", "G"), CONFIG)
+    redness, voting, _ = pipeline.card_ink(prepared, read, features, CONFIG)
+    assert (voting & ~np.isnan(redness)).sum() >= 0.9 * voting.sum()
+    orientation, lead = pipeline.printed_layout(prepared, read, features, CONFIG)
+    assert orientation.quarter_turns == 1 and pipeline.shows_printed_layout(orientation, lead, CONFIG)
+    strict = replace(CONFIG, min_inked_voting_share=0.0)  # only ink as far from the paper as a chip's edge
+    redness, voting, _ = pipeline.card_ink(prepared, read, features, strict)
+    assert (voting & ~np.isnan(redness)).sum() < 0.5 * voting.sum()
