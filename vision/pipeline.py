@@ -112,11 +112,12 @@ def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...], config: Vision
 
 
 def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,
-             config: VisionConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             config: VisionConfig, faint_print: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(redness, voting, pictures) of ``vision.orient.find_orientation``: every empty card
-    votes with its ink; chips (which may overhang a neighbour) are masked. Where the print is
-    so faint (a washed-out edition, a soft photo) that under half the empty cards show ink
-    beyond ``paper_distance``, their suits are read on fainter ink (``faint_ink``)."""
+    votes with its ink; chips (which may overhang a neighbour) are masked. With
+    ``faint_print``, where the print is so faint (a washed-out edition, a soft photo) that
+    under half the empty cards show ink beyond ``paper_distance``, their suits are read on
+    fainter ink (``faint_ink``)."""
     covered = np.zeros(prepared.not_paper.shape, np.uint8)
     radius = int(round(config.chip_cover_radius * prepared.cell_px))
     for index, symbol in enumerate(reading.cells):
@@ -128,7 +129,7 @@ def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,
     edge_band = config.ground_band if prepared.small_cards else INK_EDGE_BAND
     voting = np.array([symbol == EMPTY for symbol in reading.cells]).reshape(GRID, GRID)
     redness = ink_redness(prepared.lab, prepared.not_paper, prepared.cell_px, chips, edge_band)
-    if (voting & ~np.isnan(redness)).sum() < config.min_inked_voting_share * voting.sum():
+    if faint_print and (voting & ~np.isnan(redness)).sum() < config.min_inked_voting_share * voting.sum():
         redness = ink_redness(prepared.lab, faint_ink(prepared, voting, config), prepared.cell_px, chips, edge_band)
     pictures = picture_ink(prepared.lab, prepared.not_paper, prepared.cell_px, chips)
     return redness, voting, pictures
@@ -148,7 +149,12 @@ def faint_ink(prepared: PreparedBoard, voting: np.ndarray, config: VisionConfig)
 
 
 def orientation_of(prepared: PreparedBoard, reading: Board, features: CellFeatures, config: VisionConfig) -> Orientation:
-    return find_orientation(*card_ink(prepared, reading, features, config))
+    """The printed top as the cards' ink shows it, faint print too. Whether a fit is a board
+    at all (``printed_layout``) is judged on clear ink only: on dev photos, faint ink let a fit
+    0.4 cells off show the layout (seed 20261216, photo 110: three cells under a hand then
+    read wrong), and on the benchmark's a 12 MP photo under bright warm light, refused as
+    unreadable, was read with 11 cells wrong."""
+    return find_orientation(*card_ink(prepared, reading, features, config, faint_print=True))
 
 
 def twins_orientation_of(patches: np.ndarray, reading: Board) -> Orientation:
