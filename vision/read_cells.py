@@ -8,7 +8,7 @@ worst outcome.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -479,14 +479,9 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
     reach = config.reference_shift_px
     sigma = config.reference_blur * prepared.cell_px  # both photos equally soft: focus and print detail differ
     current = cv2.GaussianBlur(prepared.lab, (0, 0), sigma)
-    padded = cv2.copyMakeBorder(cv2.GaussianBlur(reference_lab, (0, 0), sigma), reach, reach, reach, reach,
-                                cv2.BORDER_REPLICATE)
-    height, width = current.shape[:2]
-    nearest = np.full((height, width), np.inf, np.float32)
-    for dy in range(0, 2 * reach + 1, max(1, reach)):
-        for dx in range(0, 2 * reach + 1, max(1, reach)):
-            shifted = padded[dy : dy + height, dx : dx + width]
-            nearest = np.minimum(nearest, np.linalg.norm(current - shifted, axis=-1))
+    nearest = np.full(current.shape[:2], np.inf, np.float32)
+    for shifted in moved_copies(cv2.GaussianBlur(reference_lab, (0, 0), sigma), reach, step=reach):
+        nearest = np.minimum(nearest, np.linalg.norm(current - shifted, axis=-1))
     changed = (nearest > config.reference_change_delta).astype(np.float32)
     cover = _disc_cover(changed, config.chip_radius * prepared.cell_px)
     return cover[centres_yx[..., 0], centres_yx[..., 1]]
@@ -507,7 +502,6 @@ def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: Vi
     reference = registered_reference(prepared, reference_lab, config)
     cell, reach = prepared.cell_px, config.card_likeness_reach_px
     disc = centred_disc(cell, config.card_likeness_radius)
-    height, width = prepared.lab.shape[:2]
 
     def blurred(lightness: np.ndarray) -> np.ndarray:
         return cv2.GaussianBlur(np.ascontiguousarray(lightness), (0, 0), config.card_likeness_blur_px)
@@ -518,15 +512,23 @@ def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: Vi
 
     now = discs(blurred(prepared.lab[..., 0]))
     now_energy = (now * now).sum(axis=2)
-    padded = cv2.copyMakeBorder(blurred(reference[..., 0]), reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    printed = blurred(reference[..., 0])
     likeness = np.full((GRID, GRID), -1.0, np.float32)
-    for dy in range(2 * reach + 1):
-        for dx in range(2 * reach + 1):
-            then = discs(padded[dy : dy + height, dx : dx + width])
-            correlation = (now * then).sum(axis=2) / np.sqrt(now_energy * (then * then).sum(axis=2) + 1e-6)
-            likeness = np.maximum(likeness, correlation)
-    unmoved = discs(padded[reach : reach + height, reach : reach + width])
-    return likeness, unmoved.std(axis=2)
+    for shifted in moved_copies(printed, reach):
+        then = discs(shifted)
+        correlation = (now * then).sum(axis=2) / np.sqrt(now_energy * (then * then).sum(axis=2) + 1e-6)
+        likeness = np.maximum(likeness, correlation)
+    return likeness, discs(printed).std(axis=2)
+
+
+def moved_copies(image: np.ndarray, reach: int, step: int = 1) -> Iterator[np.ndarray]:
+    """``image`` moved by every shift from -``reach`` to ``reach`` pixels down and across, in
+    ``step``s (the unmoved copy among them), its borders repeated."""
+    padded = cv2.copyMakeBorder(image, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    height, width = image.shape[:2]
+    for dy in range(0, 2 * reach + 1, max(1, step)):
+        for dx in range(0, 2 * reach + 1, max(1, step)):
+            yield padded[dy : dy + height, dx : dx + width]
 
 
 def registered_reference(prepared: PreparedBoard, reference_lab: np.ndarray, config: VisionConfig) -> np.ndarray:
