@@ -227,33 +227,35 @@ def twin_doubts(patches: Callable[[], np.ndarray], reading: Board, colour_cover:
     return doubts.reshape(GRID, GRID)
 
 
-def twin_art(lab: np.ndarray, cell_px: int, patches: Callable[[], np.ndarray], reading: Board, same: float,
-             max_tint: float, chip_share: np.ndarray, max_chip_share: float, sure: float) -> np.ndarray:
+def twin_art(lab: np.ndarray, cell_px: int, patches: Callable[[], np.ndarray], reading: Board, own: np.ndarray,
+             same: float, max_tint: float, chip_share: np.ndarray, max_chip_share: float, sure: float) -> np.ndarray:
     """(10, 10) True on the cards read '?' whose other printed copy, read empty, looks just
     the same (likeness ``same`` or more) and is of the same colour (mean a, b within
     ``max_tint``: a translucent chip tints the art it lies on): the cell holds the card's own
     art, not a chip (all in the printed orientation, ``patches`` and ``chip_share``, the cell
     model's share for a chip, too, as for ``twin_doubts``). Where the model leans to a chip
     (share over ``max_chip_share``), only a likeness of ``sure`` overrules it: a pale chip on a
-    busy court card can look as alike as ``same``.
+    busy court card can look as alike as ``same``. ``own`` (100,): the cells showing their card's
+    own picture, the only ones compared (``pipeline.own_pictures``).
     A chip hides or tints the art, and every card is printed twice alike, whatever the edition."""
     art = np.zeros(GRID * GRID, bool)
     for cell, twin in enumerate(TWIN):
-        if twin >= 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
+        if twin >= 0 and own[cell] and own[twin] and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
             tint = float(np.linalg.norm(centre_colour(lab, cell, cell_px)[1:] - centre_colour(lab, twin, cell_px)[1:]))
             needed = sure if chip_share[cell] > max_chip_share else same
             art[cell] = tint <= max_tint and likeness(patches(), cell, twin) >= needed
     return art.reshape(GRID, GRID)
 
 
-def twin_unlike(patches: Callable[[], np.ndarray], reading: Board, candidates: np.ndarray, unlike: float) -> np.ndarray:
+def twin_unlike(patches: Callable[[], np.ndarray], reading: Board, own: np.ndarray, candidates: np.ndarray,
+                unlike: float) -> np.ndarray:
     """(10, 10) True on the ``candidates`` read '?' whose other printed copy, read empty, looks
     unlike them (likeness ``unlike`` or less): something lies on the card (all in the printed
-    orientation, ``patches`` too, as for ``twin_doubts``)."""
+    orientation, ``patches`` too, as for ``twin_doubts``; ``own`` as for ``twin_art``)."""
     flagged = np.zeros(GRID * GRID, bool)
     for cell in np.flatnonzero(candidates.reshape(-1)):
         twin = TWIN[cell]
-        if twin >= 0 and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
+        if twin >= 0 and own[cell] and own[twin] and reading[cell] == UNKNOWN and reading[twin] == EMPTY:
             flagged[cell] = likeness(patches(), cell, twin) <= unlike
     return flagged.reshape(GRID, GRID)
 

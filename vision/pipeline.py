@@ -26,6 +26,7 @@ from vision.chip_likeness import chips_like_team_chips, disc_histograms, empties
 from vision.config import VisionConfig
 from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, ImageColourless, VisionError, VisionWarning,
                            VisionWarningKind, warned)
+from vision.hands import mended_behind_hand
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
 from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_near, located_fits,
@@ -108,6 +109,9 @@ def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...], config: Vision
     cells where a chip was seen arriving, see ``classify``)."""
     prepared = prepare(board_bgr, config)
     features = measure_cells(prepared, config)
+    mended = mended_behind_hand(prepared, features, config)
+    if mended is not None:
+        prepared, features = mended, measure_cells(mended, config)
     return prepared, features, classify(features, teams, config, arrived=arrived)
 
 
@@ -229,12 +233,14 @@ def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Cal
     just the same (``orient.twin_art``; ``odds`` as for ``chips_where_twin_unlike``)."""
     if UNKNOWN not in printed.cells:
         return printed
-    art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, patches, printed, config.twin_art,
+    art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, patches, printed, own_pictures(prepared, turns),
+                   config.twin_art,
                    config.twin_art_max_tint, odds()[0], config.twin_art_max_chip_share, config.twin_art_sure)
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
-def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Callable[[], np.ndarray], turns: int,
+def chips_where_twin_unlike(printed: Board, prepared: PreparedBoard, features: CellFeatures,
+                            patches: Callable[[], np.ndarray], turns: int,
                             odds: Callable[[], tuple[np.ndarray, np.ndarray]], teams: tuple[str, ...],
                             config: VisionConfig) -> Board:
     """``printed`` with a team's chip on the '?' cards whose printed twin, read empty, looks
@@ -260,12 +266,19 @@ def chips_where_twin_unlike(printed: Board, features: CellFeatures, patches: Cal
     candidates = unknown & (cover >= config.twin_min_cover) & (hand < config.settled_chip_max_hand) & doubted_by_model
     if not candidates.any():
         return printed
-    unlike = twin_unlike(patches, printed, candidates.reshape(GRID, GRID), config.twin_chip_max_likeness).reshape(-1)
+    unlike = twin_unlike(patches, printed, own_pictures(prepared, turns), candidates.reshape(GRID, GRID),
+                         config.twin_chip_max_likeness).reshape(-1)
     centres = {team: np.median(colour_lab[cells, 1:], axis=0).astype(np.float32) for team, cells in chips.items()}
     cells = list(printed.cells)
     for cell in np.flatnonzero(unlike):
         cells[cell] = team_of(colour_lab[cell, 1:], centres, config, clear=True)
     return Board("".join(cells))
+
+
+def own_pictures(prepared: PreparedBoard, turns: int) -> np.ndarray:
+    """(100,) in the printed orientation: the cells showing their card's own picture, not one
+    mended over a hand (``vision.hands``; an ace's one big pip is not the same mirrored)."""
+    return ~printed_order(prepared.mirrored, turns) if prepared.mirrored is not None else np.ones(GRID * GRID, bool)
 
 
 def printed_order(per_cell: np.ndarray, turns: int) -> np.ndarray:
@@ -312,7 +325,7 @@ def read_by_print(printed: Board, prepared: PreparedBoard, features: CellFeature
                                   config.like_chip_max_empty_ratio, config)
     printed = unknown_where_doubtful(printed, features, patches, turns, teams, config)
     printed = empty_where_twin_alike(printed, prepared, patches, turns, odds, config)
-    printed = chips_where_twin_unlike(printed, features, patches, turns, odds, teams, config)
+    printed = chips_where_twin_unlike(printed, prepared, features, patches, turns, odds, teams, config)
     # the checks above may have given teams more chips to compare with: a '?' much more like
     # several of one team's than like any empty card is that team's, a chip the print doubted
     # too (sparing those: 2 more '?' on dev and independent photos, both chips, no wrong call fewer)
