@@ -105,8 +105,9 @@ def rectified_board(image_bgr: np.ndarray, lattice_xy: np.ndarray, cell_px: int)
 
 def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...], config: VisionConfig,
                    arrived: Collection[int] = ()) -> tuple[PreparedBoard, CellFeatures, Board]:
-    """The rectified board prepared, its cells measured, and read with no set-up (``arrived``:
-    cells where a chip was seen arriving, see ``classify``)."""
+    """The rectified board prepared, its cells measured (those a hand covers in part, mended
+    from their part in view: ``hands.mended_behind_hand``), and read with no set-up
+    (``arrived``: cells where a chip was seen arriving, see ``classify``)."""
     prepared = prepare(board_bgr, config)
     features = measure_cells(prepared, config)
     mended = mended_behind_hand(prepared, features, config)
@@ -234,8 +235,8 @@ def empty_where_twin_alike(printed: Board, prepared: PreparedBoard, patches: Cal
     if UNKNOWN not in printed.cells:
         return printed
     art = twin_art(np.rot90(prepared.lab, -turns), prepared.cell_px, patches, printed, own_pictures(prepared, turns),
-                   config.twin_art,
-                   config.twin_art_max_tint, odds()[0], config.twin_art_max_chip_share, config.twin_art_sure)
+                   config.twin_art, config.twin_art_max_tint, odds()[0], config.twin_art_max_chip_share,
+                   config.twin_art_sure)
     return Board("".join(EMPTY if flagged else symbol for symbol, flagged in zip(printed.cells, art.reshape(-1))))
 
 
