@@ -66,7 +66,10 @@ class VisionConfig:
     max_unaligned: int = 3  # at most this many proposals tried without aligning
     max_own_lattice: int = 8  # at most this many proposals have their own lines followed, as they lie
     max_opened_paper: int = 3  # at most this many proposals round the paper opened wide (check_share)
-    max_colour_regions: int = 6  # at most this many proposals round regions of one colour
+    max_colour_regions: int = 6  # at most this many proposals round regions of one colour, the most periodic ...
+    # ... and then this many of the largest left: on a checked cloth its checks are the most
+    # periodic regions, the board's border a large one (video 20261208/0: found on 2 frames in 10)
+    max_large_colour_regions: int = 2
     region_colours: int = 8  # the photo's colours are clustered into this many regions
     min_region_fill: float = 0.05  # a region of one colour fills this share of its hull (a border: little)
     max_busy_regions: int = 2  # at most this many proposals round the busiest region of edges

@@ -373,12 +373,16 @@ def checked_cloth_proposals(small_pyramid: Pyramid, config: VisionConfig) -> lis
 
 def colour_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
     """Quadrilaterals round regions of one colour (``colour_region_quads``) in the small copy's
-    pixels, the most periodic first, but for those already ``known``."""
+    pixels, but for those already ``known``: the ``max_colour_regions`` most periodic, then the
+    ``max_large_colour_regions`` largest of the others."""
     proposing, to_small = proposal_copy(small_pyramid, config)
     quads = colour_region_quads(proposing, colours=config.region_colours, min_area_share=config.min_proposal_share,
                                 min_fill=config.min_region_fill)
     quads = distinct(in_small_copy(quads, to_small), known, 0.01 * max(small_pyramid.shape[:2]))
-    return most_periodic_first(quads, small_pyramid, config)
+    periodic = most_periodic_first(quads, small_pyramid, config)
+    periodic, others = periodic[: config.max_colour_regions], periodic[config.max_colour_regions :]
+    largest = sorted(others, key=lambda quad: -abs(cv2.contourArea(quad)))
+    return periodic + largest[: config.max_large_colour_regions]
 
 
 def busy_proposals(small_pyramid: Pyramid, known: list[np.ndarray], config: VisionConfig) -> list[np.ndarray]:
@@ -417,7 +421,7 @@ def fitted_candidates(image_bgr: np.ndarray, config: VisionConfig, judge: bool =
     for quad in grey_paper_proposals(small_pyramid, quads, config)[: config.max_fitted]:
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # then round regions of one colour: a border on a textured table, a board covered in chips
-    for quad in colour_proposals(small_pyramid, quads, config)[: config.max_colour_regions]:
+    for quad in colour_proposals(small_pyramid, quads, config):
         yield from fit_proposal(coarse_fit(quad, small_pyramid, config), scale, gray_pyramid, config, judge, ruled_out)
     # then round the busiest region of edges: chips, glare or a dark border hid every other outline
     for quad in busy_proposals(small_pyramid, quads, config)[: config.max_busy_regions]:
@@ -435,7 +439,7 @@ def every_proposal(image_bgr: np.ndarray, config: VisionConfig) -> list[np.ndarr
     quads, scale, small_pyramid, _ = proposals(image_bgr, config)
     families = (quads[: config.max_fitted] + checked_cloth_proposals(small_pyramid, config)[: config.max_opened_paper]
                 + grey_paper_proposals(small_pyramid, quads, config)[: config.max_fitted]
-                + colour_proposals(small_pyramid, quads, config)[: config.max_colour_regions]
+                + colour_proposals(small_pyramid, quads, config)
                 + busy_proposals(small_pyramid, quads, config)[: config.max_busy_regions])
     return [quad / scale for quad in families]
 
