@@ -24,7 +24,7 @@ import numpy as np
 from referee.cells import CORNERS
 from vision.cell_model import CLASSES
 from vision.config import VisionConfig
-from vision.read_cells import CellFeatures, PreparedBoard, called_classes, cell_probabilities
+from vision.read_cells import CellFeatures, PreparedBoard, called_classes, cell_probabilities, centred_disc
 from vision.warp import GRID
 
 BINS = 16  # per Lab channel of the colour histograms
@@ -86,14 +86,9 @@ def hand_cover(prepared: PreparedBoard, hidden: np.ndarray, config: VisionConfig
     joined = np.unique(labels[seed_pixels & (handlike > 0)])
     mask = np.isin(labels, joined[joined > 0])
     per_cell = np.swapaxes(mask.reshape(GRID, cell, GRID, cell), 1, 2)
-    disc = central_disc(cell, config.wide_chip_radius)
+    disc = centred_disc(cell, config.wide_chip_radius)
     return HandCover(mask, per_cell[:, :, disc].mean(axis=2),
                      (per_cell & per_cell[:, :, ::-1, ::-1])[:, :, disc].mean(axis=2))
-
-
-def central_disc(cell: int, radius_share: float) -> np.ndarray:
-    yy, xx = np.mgrid[0:cell, 0:cell]
-    return np.hypot(yy - (cell - 1) / 2, xx - (cell - 1) / 2) <= radius_share * cell
 
 
 def mirrored_over_hand(prepared: PreparedBoard, hand: np.ndarray, cells: np.ndarray) -> PreparedBoard:
