@@ -24,7 +24,8 @@ import numpy as np
 from referee.cells import CORNERS
 from vision.cell_model import CLASSES
 from vision.config import VisionConfig
-from vision.read_cells import CellFeatures, PreparedBoard, called_classes, cell_probabilities, centred_disc
+from vision.read_cells import (CellFeatures, PreparedBoard, called_classes, cell_pixels, cell_probabilities,
+                               centred_disc)
 from vision.warp import GRID
 
 BINS = 16  # per Lab channel of the colour histograms
@@ -58,11 +59,6 @@ def smoothed_histogram(bins: np.ndarray) -> np.ndarray:
     return counts.reshape(-1) / max(counts.sum(), 1.0)
 
 
-def cell_mask(cells: np.ndarray, cell_px: int) -> np.ndarray:
-    """(10, 10) bool -> the board's (H, W) pixels of those cells."""
-    return np.kron(cells, np.ones((cell_px, cell_px), bool))
-
-
 def hand_cover(prepared: PreparedBoard, hidden: np.ndarray, config: VisionConfig) -> HandCover | None:
     """The hand over the board (``hidden`` (100,): the cell model's probability of a hand per
     cell), or None where no cell is surely hidden or the hand's colours are not its own (its
@@ -75,10 +71,10 @@ def hand_cover(prepared: PreparedBoard, hidden: np.ndarray, config: VisionConfig
         return None
     cell = prepared.cell_px
     bins = colour_bins(prepared.lab)
-    seed_pixels = cell_mask(seeds, cell)
+    seed_pixels = cell_pixels(seeds, cell)
     # a colour seen in neither is no hand's
     likelier = (smoothed_histogram(bins[seed_pixels]) >
-                config.hand_colour_odds * (smoothed_histogram(bins[cell_mask(free, cell)]) + RAREST_SHARE))
+                config.hand_colour_odds * (smoothed_histogram(bins[cell_pixels(free, cell)]) + RAREST_SHARE))
     handlike = cv2.morphologyEx(likelier[bins].astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if handlike[seed_pixels].mean() < config.hand_min_seed_share:
         return None
@@ -95,7 +91,7 @@ def mirrored_over_hand(prepared: PreparedBoard, hand: np.ndarray, cells: np.ndar
     """``prepared`` with each pixel of ``cells`` ((10, 10) bool) under the ``hand`` ((H, W) bool)
     replaced by its mirror through its cell's centre, where that one is in view."""
     cell = prepared.cell_px
-    ys, xs = np.nonzero(hand & cell_mask(cells, cell))
+    ys, xs = np.nonzero(hand & cell_pixels(cells, cell))
     mirror_y = (ys // cell) * cell + (cell - 1) - ys % cell
     mirror_x = (xs // cell) * cell + (cell - 1) - xs % cell
     seen = ~hand[mirror_y, mirror_x]

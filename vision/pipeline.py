@@ -39,8 +39,8 @@ from vision.orient import (INK_EDGE_BAND, PRINTED_RED, Orientation, cast_on_empt
                            twin_doubts, twin_orientation, twin_unlike)
 from vision.profile import Profile
 from vision.read_cells import (TEAM_HUES_DEG, CellFeatures, PreparedBoard, classify, hue_deg, hue_gap, measure_cells,
-                               card_likeness, model_odds, paper_clipped, paper_distance, prepare, reference_change,
-                               team_of)
+                               card_likeness, cell_pixels, model_odds, paper_clipped, paper_distance, prepare,
+                               reference_change, team_of)
 from vision.warp import GRID, lattice_from_corners, outer_corners, rotate_lattice, stretched_lattice, warp_board
 
 Locator = Callable[[np.ndarray, VisionConfig], "GridFit | None"]  # the locating stage, replaceable in benchmarks
@@ -147,7 +147,7 @@ def faint_ink(prepared: PreparedBoard, voting: np.ndarray, config: VisionConfig)
     ``paper_distance``."""
     distance = paper_distance(prepared.lab)
     cell = prepared.cell_px
-    on_empty_cards = np.kron(voting, np.ones((cell, cell), bool))
+    on_empty_cards = cell_pixels(voting, cell)
     threshold = np.clip(config.faint_ink_noise_multiple * float(np.median(distance[on_empty_cards])),
                         config.faint_ink_min_distance, config.paper_distance)
     return (distance > threshold).astype(np.uint8)

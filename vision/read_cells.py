@@ -277,6 +277,11 @@ def _disc_cover(mask: np.ndarray, radius: float) -> np.ndarray:
     return cv2.resize(cover, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
+def cell_pixels(cells: np.ndarray, cell_px: int) -> np.ndarray:
+    """(rows, cols) bool, one per cell (or block) -> the (rows * cell_px, cols * cell_px) bool pixels of those cells."""
+    return np.kron(cells, np.ones((cell_px, cell_px), bool)).astype(bool)
+
+
 def _per_cell(image: np.ndarray, cell: int) -> np.ndarray:
     """(10 * cell, 10 * cell, ...) -> (10, 10, cell, cell, ...)"""
     shape = (GRID, cell, GRID, cell) + image.shape[2:]

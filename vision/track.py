@@ -64,7 +64,7 @@ from vision.locate import Candidate, GridFit, fit_near
 from vision.pipeline import (Analysis, analyze_image, lazy_patches, read_by_print, read_rectified, rectified_board,
                              second_looks, top_unsure, turned)
 from vision.profile import Profile
-from vision.read_cells import around, model_odds, team_of
+from vision.read_cells import around, cell_pixels, model_odds, team_of
 from vision.warp import GRID, outer_corners, rotate_lattice
 
 BOARD_FOUND = "board_found"
@@ -273,11 +273,6 @@ SLIDE_WINDOWS = (2, 3, 3)  # rounds of sliding the lattice with the picture: win
 MOTION_WINDOWS = 3  # windows per side that tell a turned view from a still one
 
 
-def block_pixels(blocks: np.ndarray, cell_px: int) -> np.ndarray:
-    """(12, 12) bool per block of a thumbnail -> (side, side) bool per pixel."""
-    return np.kron(blocks, np.ones((cell_px, cell_px), bool)).astype(bool)
-
-
 def _copy_cells(source: np.ndarray, target: np.ndarray, cells: list[int], cell_px: int) -> None:
     """Copies the pictures of ``cells`` (0 to 99) from one thumbnail to another."""
     n = cell_px
@@ -289,7 +284,7 @@ def _copy_cells(source: np.ndarray, target: np.ndarray, cells: list[int], cell_p
 
 def ring_pixels(cell_px: int) -> np.ndarray:
     """(side, side) bool: the pixels of a thumbnail outside the grid."""
-    return block_pixels(RING, cell_px)
+    return cell_pixels(RING, cell_px)
 
 
 def thumbnail_lab(thumb: np.ndarray) -> np.ndarray:
@@ -515,7 +510,7 @@ class Tracker:
                 self._pending = {}
                 # the board at rest: follow the light, slowly (a hand just coming in may not show
                 # yet), but not where a pale chip may have come
-                blend = REST_BLEND * ~block_pixels(np.pad(faint, 1), cell_px)
+                blend = REST_BLEND * ~cell_pixels(np.pad(faint, 1), cell_px)
                 self.reference += blend[..., None] * (thumb - self.reference)
                 self._quiet_unknown |= {c for c, symbol in enumerate(self.board.cells) if symbol == UNKNOWN}  # as read
                 return events + self._revisit(frame_bgr, t, frame)
