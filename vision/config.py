@@ -191,17 +191,19 @@ class VisionConfig:
     # finger shows no more of itself than an empty card: at 0.8, the dev seeds read 30 chips under
     # hands empty (4242/76: a hand 0.7 likely); at 0.6, 19 for 24 more visible cells '?'
     max_hidden_probability: float = 0.6
-    # cells a hand covers in part, read on their part in view mirrored through the centre
+    # cells a hand covers in part, read on their part in view turned about the centre
     # (vision/hands.py): the hand's colours are those of the cells the model gives a hand at
     # least hand_seed_probability against those it gives one at most hand_free_probability ...
     hand_seed_probability: float = 0.9
     hand_free_probability: float = 0.05
     hand_colour_odds: float = 2.0  # ... a colour this many times likelier there is the hand's ...
     hand_min_seed_share: float = 0.5  # ... unless under this share of the sure cells' pixels has it (a hand like paper)
-    max_mirrored_cover: float = 0.5  # a cell is mended with at most this share of its chip region under the hand ...
-    max_unmirrored_cover: float = 0.05  # ... and at most this share under it mirrored too
-    # (on the dev sets, 1,138 boards: seeds from 0.8 read 3 boards fewer exactly; mending up to
-    # 0.6 and 0.1, 4 more and 1 more wrong cell)
+    max_mended_cover: float = 0.5  # a cell is mended with at most this share of its chip region under the hand ...
+    max_unfilled_cover: float = 0.05  # ... and at most this share under it turned every quarter turn too
+    # (on the dev sets, 1,138 boards, filled by half turns alone: seeds from 0.8 read 3 boards
+    # fewer exactly; mending up to 0.6 and 0.1, 4 more and 1 more wrong cell. With quarter
+    # turns, on 570 fresh dev boards: up to 0.6, 5 more exact for 1 more wrong and 3 more
+    # hidden cells wrong)
     # a chip call is '?' where its corners show no paper and its blob is not round, beside a cell
     # where a hand is likely, and the model gives a hand this much (read_cells.sleeve_like: a sleeve in a chip's colour)
     sleeve_min_hidden: float = 0.05

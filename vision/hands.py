@@ -4,9 +4,11 @@ A hand over the board covers some cells whole and the cells along its edge in pa
 edge cells are where a photo most often goes '?': the cell model, seeing a hand over part of
 a card, cannot tell how much of the chip region it covers. Here the hand is found in each
 photo by its own colours, and the covered part of an edge cell is filled with the part
-opposite it through the cell's centre: a chip is a disc round that centre and playing cards
-are printed the same either way up, so the mirrored half shows what the hidden half holds.
-The cell model then reads the mended cell as it reads any other.
+opposite it through the cell's centre (a half turn), or where that is covered too (a finger
+across the centre), with the part a quarter turn away: a chip is a disc round that centre
+and playing cards are printed the same either way up, so the turned part shows what the
+hidden part holds (turned a quarter, a card's print is still ink on paper). The cell model
+then reads the mended cell as it reads any other.
 
 The hand's colours are learnt from the photo alone (skin, sleeves and light differ at every
 table): the cells the model is sure a hand hides against the cells it is sure no hand
@@ -40,7 +42,7 @@ class HandCover:
 
     mask: np.ndarray  # (H, W) bool
     disc_share: np.ndarray  # (10, 10) share of the cell's central disc under the hand
-    unmirrored_share: np.ndarray  # (10, 10) share of it whose mirror through the centre is under the hand too
+    unfilled_share: np.ndarray  # (10, 10) share of it under the hand turned every quarter turn about the centre too
 
 
 def colour_bins(lab: np.ndarray) -> np.ndarray:
@@ -83,41 +85,48 @@ def hand_cover(prepared: PreparedBoard, hidden: np.ndarray, config: VisionConfig
     mask = np.isin(labels, joined[joined > 0])
     per_cell = np.swapaxes(mask.reshape(GRID, cell, GRID, cell), 1, 2)
     disc = centred_disc(cell, config.wide_chip_radius)
-    return HandCover(mask, per_cell[:, :, disc].mean(axis=2),
-                     (per_cell & per_cell[:, :, ::-1, ::-1])[:, :, disc].mean(axis=2))
+    unfilled = per_cell.copy()
+    for turns in (1, 2, 3):
+        unfilled &= np.rot90(per_cell, turns, axes=(2, 3))
+    return HandCover(mask, per_cell[:, :, disc].mean(axis=2), unfilled[:, :, disc].mean(axis=2))
 
 
-def mirrored_over_hand(prepared: PreparedBoard, hand: np.ndarray, cells: np.ndarray) -> PreparedBoard:
+def filled_from_view(prepared: PreparedBoard, hand: np.ndarray, cells: np.ndarray) -> PreparedBoard:
     """``prepared`` with each pixel of ``cells`` ((10, 10) bool) under the ``hand`` ((H, W) bool)
-    replaced by its mirror through its cell's centre, where that one is in view."""
+    replaced by the pixel a half turn about its cell's centre away, where that one is in view,
+    else by one a quarter turn away."""
     cell = prepared.cell_px
     ys, xs = np.nonzero(hand & cell_pixels(cells, cell))
-    mirror_y = (ys // cell) * cell + (cell - 1) - ys % cell
-    mirror_x = (xs // cell) * cell + (cell - 1) - xs % cell
-    seen = ~hand[mirror_y, mirror_x]
-    ys, xs, mirror_y, mirror_x = ys[seen], xs[seen], mirror_y[seen], mirror_x[seen]
+    top, left, y, x = (ys // cell) * cell, (xs // cell) * cell, ys % cell, xs % cell
+    far = cell - 1
     lab, not_paper = prepared.lab.copy(), prepared.not_paper.copy()
-    lab[ys, xs] = prepared.lab[mirror_y, mirror_x]
-    not_paper[ys, xs] = prepared.not_paper[mirror_y, mirror_x]
-    return replace(prepared, lab=lab, not_paper=not_paper, mirrored=cells)
+    todo = np.ones(len(ys), bool)
+    # the half turn first (a card's print is the same either way up), then the quarter turns
+    for from_y, from_x in ((far - y, far - x), (x, far - y), (far - x, y)):
+        source_y, source_x = top + from_y, left + from_x
+        use = todo & ~hand[source_y, source_x]
+        lab[ys[use], xs[use]] = prepared.lab[source_y[use], source_x[use]]
+        not_paper[ys[use], xs[use]] = prepared.not_paper[source_y[use], source_x[use]]
+        todo &= ~use
+    return replace(prepared, lab=lab, not_paper=not_paper, mended=cells)
 
 
 def mendable(cover: HandCover, calls: np.ndarray, config: VisionConfig) -> np.ndarray:
     """(10, 10) bool: the cells the model could not call (``calls`` (100,), -1 or hidden) with at
-    most ``max_mirrored_cover`` of their chip region under the hand and nearly all of that
-    mirrored from view."""
+    most ``max_mended_cover`` of their chip region under the hand and nearly all of that
+    filled from view (``max_unfilled_cover``)."""
     uncalled = np.isin(calls, (-1, CLASSES.index("hidden"))).reshape(GRID, GRID)
     uncalled.flat[list(CORNERS)] = False  # printed chips
-    return (uncalled & (cover.disc_share > 0) & (cover.disc_share <= config.max_mirrored_cover)
-            & (cover.unmirrored_share <= config.max_unmirrored_cover))
+    return (uncalled & (cover.disc_share > 0) & (cover.disc_share <= config.max_mended_cover)
+            & (cover.unfilled_share <= config.max_unfilled_cover))
 
 
 def mended_behind_hand(prepared: PreparedBoard, features: CellFeatures, config: VisionConfig) -> PreparedBoard | None:
-    """``prepared`` with the cells a hand covers in part mirrored from their part in view
+    """``prepared`` with the cells a hand covers in part filled from their part in view
     (``mendable``), or None where there are none."""
     probabilities = cell_probabilities(features)
     cover = hand_cover(prepared, probabilities[:, CLASSES.index("hidden")], config)
     if cover is None:
         return None
     cells = mendable(cover, called_classes(probabilities, config), config)
-    return mirrored_over_hand(prepared, cover.mask, cells) if cells.any() else None
+    return filled_from_view(prepared, cover.mask, cells) if cells.any() else None

@@ -278,8 +278,8 @@ def chips_where_twin_unlike(printed: Board, prepared: PreparedBoard, features: C
 
 def own_pictures(prepared: PreparedBoard, turns: int) -> np.ndarray:
     """(100,) in the printed orientation: the cells showing their card's own picture, not one
-    mended over a hand (``vision.hands``; an ace's one big pip is not the same mirrored)."""
-    return ~printed_order(prepared.mirrored, turns) if prepared.mirrored is not None else np.ones(GRID * GRID, bool)
+    mended over a hand (``vision.hands``; an ace's one big pip is not the same turned)."""
+    return ~printed_order(prepared.mended, turns) if prepared.mended is not None else np.ones(GRID * GRID, bool)
 
 
 def printed_order(per_cell: np.ndarray, turns: int) -> np.ndarray:

@@ -63,7 +63,7 @@ class PreparedBoard:
     cell_px: int
     paper_lab: np.ndarray  # (10, 10, 3) each cell's local paper colour, which ``lab`` was normalised to
     small_cards: bool = False  # the cards sit inside their cells on a coloured ground (``local_paper``)
-    mirrored: np.ndarray | None = None  # (10, 10) cells whose part under a hand shows the part in view mirrored (vision.hands)
+    mended: np.ndarray | None = None  # (10, 10) cells whose part under a hand shows their part in view turned (vision.hands)
 
 
 CLIPPED = 250  # a channel this bright may have been cut off by the camera

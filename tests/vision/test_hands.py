@@ -5,7 +5,7 @@ import numpy as np
 
 from referee.board import Board
 from vision.config import VisionConfig
-from vision.hands import hand_cover, mirrored_over_hand
+from vision.hands import filled_from_view, hand_cover
 from vision.pipeline import read_rectified
 from vision.read_cells import prepare
 
@@ -42,7 +42,7 @@ def test_the_hand_is_found_by_the_colours_of_the_cells_it_surely_hides():
     assert (cover.mask & arm).sum() / (cover.mask | arm).sum() > 0.95
     assert np.all(cover.disc_share[ARM_ROWS[0]:ARM_ROWS[1] + 1, :6] == 1.0)
     assert np.all((cover.disc_share[EDGE_ROW, :6] > 0.05) & (cover.disc_share[EDGE_ROW, :6] < 0.3))
-    assert np.all(cover.unmirrored_share[EDGE_ROW, :6] == 0.0)
+    assert np.all(cover.unfilled_share[EDGE_ROW, :6] == 0.0)
     assert np.all(cover.disc_share[7:] == 0.0)
 
 
@@ -57,12 +57,33 @@ def test_a_chip_half_under_the_hand_is_mended_from_its_half_in_view():
     clear = prepare(drawn_board(GRID), CONFIG)
     prepared = prepare(arm_over(drawn_board(GRID), 0.3), CONFIG)
     cover = hand_cover(prepared, arm_hidden(0.3), CONFIG)
-    mended = mirrored_over_hand(prepared, cover.mask, cover.disc_share <= 0.5)
+    mended = filled_from_view(prepared, cover.mask, cover.disc_share <= 0.5)
     chip = (slice(EDGE_ROW * CELL + 8, EDGE_ROW * CELL + 14), slice(CELL + 17, CELL + 23))  # its top, under the arm
     assert np.abs(mended.lab[chip] - clear.lab[chip]).mean() < 10.0
     assert np.abs(prepared.lab[chip] - clear.lab[chip]).mean() > 20.0
     whole = (slice(ARM_ROWS[0] * CELL, (ARM_ROWS[1] + 1) * CELL), slice(0, 6 * CELL))
-    assert np.array_equal(mended.lab[whole], prepared.lab[whole])  # nothing in view to mirror
+    assert np.array_equal(mended.lab[whole], prepared.lab[whole])  # nothing in view to fill from
+
+
+def test_a_finger_across_a_chips_centre_is_filled_from_a_quarter_turn_away():
+    """A band through the centre is its own half turn: the part a quarter turn away is in view
+    (all but where the band crosses itself, a small square at the centre)."""
+    clear = prepare(drawn_board(GRID), CONFIG)
+    image = drawn_board(GRID)
+    image[ARM_ROWS[0] * CELL : (ARM_ROWS[1] + 1) * CELL, : 6 * CELL] = SKIN  # the hand, for its colours
+    finger = (slice(EDGE_ROW * CELL + 18, EDGE_ROW * CELL + 23), slice(0, 6 * CELL))
+    image[finger] = SKIN  # a finger along row 6, across its chips' centres ...
+    image[EDGE_ROW * CELL : EDGE_ROW * CELL + 24, 6 * CELL - 3 : 6 * CELL] = SKIN  # ... joined to the hand
+    prepared = prepare(image, CONFIG)
+    cover = hand_cover(prepared, arm_hidden(0.3), CONFIG)
+    assert np.all(cover.unfilled_share[EDGE_ROW, :6] <= CONFIG.max_unfilled_cover)
+    assert np.all(cover.disc_share[EDGE_ROW, :6] > 0.1)
+    mended = filled_from_view(prepared, cover.mask, cover.disc_share <= 0.5)
+    chip = (slice(EDGE_ROW * CELL + 18, EDGE_ROW * CELL + 23), slice(CELL + 6, CELL + 36))  # the finger over it
+    assert np.median(np.abs(prepared.lab[chip] - clear.lab[chip]).max(axis=-1)) > 20.0
+    assert np.median(np.abs(mended.lab[chip] - clear.lab[chip]).max(axis=-1)) < 1.0  # its highlight moves
+    _, _, reading = read_rectified(image, ("B", "G"), CONFIG)
+    assert reading.cells[EDGE_ROW * 10 : EDGE_ROW * 10 + 6] == GRID[EDGE_ROW][:6]
 
 
 def test_cells_a_hand_covers_in_part_are_read_and_those_it_hides_are_not():

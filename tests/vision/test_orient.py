@@ -236,8 +236,8 @@ def test_a_card_read_unsure_is_empty_where_its_empty_twin_looks_the_same(lab, ca
 
 @pytest.mark.parametrize("mended", [ACE_OF_HEARTS, ITS_TWIN])
 def test_a_card_mended_over_a_hand_is_compared_with_no_twin(mended):
-    """A card whose part under a hand was mirrored from its part in view (vision.hands) does
-    not show its own picture: an ace's one big pip is not the same mirrored."""
+    """A card whose part under a hand was filled from its part in view (vision.hands) does
+    not show its own picture: an ace's one big pip is not the same turned."""
     lab = board_with_art()
     own = np.arange(100) != mended
     found = twin_art(lab, SIDE, lambda: centre_patches(lab, SIDE), reading_with({ACE_OF_HEARTS: "?"}), own, 0.9, 15.0,
