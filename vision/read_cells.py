@@ -390,11 +390,13 @@ def typical_chip_ab(team: str, chroma: float = 40.0) -> np.ndarray:
     return np.float32([chroma * np.cos(angle), chroma * np.sin(angle)])
 
 
-def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config: VisionConfig) -> dict[str, np.ndarray]:
+def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config: VisionConfig,
+                         unclear_ab: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Each team's chip colour (a, b) in this photo: a few rounds of k-means started from the
     typical colours; a colour far from every team's start joins none. A team left with no
     chip while another's fall into two groups of clearly different hue takes the group
-    nearer its own (``split_for_empty_teams``)."""
+    nearer its own (``split_for_empty_teams``); one still left with none takes the mean of
+    the ``unclear_ab`` chips of its hue (``unclear_centres``)."""
     centres = {team: typical_chip_ab(team) for team in teams}
     members: dict[str, np.ndarray] = {}
     for _ in range(6):
@@ -402,10 +404,28 @@ def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config:
             break
         members = team_members(colours_ab, centres, config)
         centres.update({team: chips.mean(axis=0) for team, chips in members.items() if len(chips)})
+    moved: dict[str, np.ndarray] = {}
     if members:
-        split = split_for_empty_teams(members, config)
-        centres.update(split or light_blue_for_empty_blue(colours_ab, centres, members, config))
+        moved = split_for_empty_teams(members, config) or light_blue_for_empty_blue(colours_ab, centres, members, config)
+        centres.update(moved)
+    if unclear_ab is not None:
+        # never red: red suit ink has a red chip's hue
+        without = [team for team in teams if team in "BG" and team not in moved and not len(members.get(team, ()))]
+        centres.update(unclear_centres(unclear_ab, centres, without, config))
     return centres
+
+
+def unclear_centres(unclear_ab: np.ndarray, centres: dict[str, np.ndarray], teams: list[str],
+                    config: VisionConfig) -> dict[str, np.ndarray]:
+    """The centres of ``teams`` (teams no clear chip shaped) from chips whose disc is only in
+    part one colour (small chips lying off centre show much card; pictures, hardly one
+    colour, are left out by the caller), where at least ``unclear_centre_min_chips`` of them
+    lie in a team's hue: its typical colour is only a guess, and a cyan or violet set lies
+    beyond it (dev photo 20261217/7: two of four small azure chips were '?')."""
+    if not teams or unclear_ab.size == 0:
+        return {}
+    members = team_members(unclear_ab, centres, config)
+    return {team: members[team].mean(axis=0) for team in teams if len(members[team]) >= config.unclear_centre_min_chips}
 
 
 def light_blue_for_empty_blue(colours_ab: np.ndarray, centres: dict[str, np.ndarray], members: dict[str, np.ndarray],
@@ -684,7 +704,9 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     # colour to shape a team's: its mean could pull the cluster off the team's real chips
     clear = covers >= config.cluster_min_cover
     clear_chips = [index for index in chips if clear[index]]
-    centres = calibrated if len(calibrated) == len(teams) else cluster_team_colours(colours_ab[clear_chips], teams, config)
+    unclear_chips = [index for index in chips if not clear[index] and covers[index] >= config.unclear_centre_min_cover]
+    centres = (calibrated if len(calibrated) == len(teams)
+               else cluster_team_colours(colours_ab[clear_chips], teams, config, colours_ab[unclear_chips]))
     for index in chips:
         kinds[index] = team_of(colours_ab[index], centres, config, clear[index])
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover and textures[index] < config.hue_max_texture:

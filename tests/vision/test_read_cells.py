@@ -331,6 +331,26 @@ def test_pictures_taken_for_chips_do_not_pull_a_teams_colour_off_its_chips():
     assert reading.cells.count("B") == 4 and reading.cells.count("?") == 100 - 4 - 4 - 4
 
 
+
+def test_a_team_with_no_clear_chip_takes_the_colour_of_its_chips_in_part_in_view():
+    """Small chips lying off centre show much card: no disc is mostly one colour, so none
+    shapes the team's colour, and azure ones lie beyond blue's typical colour. Pictures,
+    hardly one colour, shape it neither way."""
+    class Chips:  # the cell model sure of a chip on every cell
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
+
+    lab = np.zeros((10, 10, 3), np.float32)
+    cover = np.full((10, 10), 0.05, np.float32)
+    lab[..., 1:] = (15, -7)  # every cell: a picture, hardly one colour
+    lab[6, 1:5], cover[6, 1:5] = (80, -55, 40), 0.9  # four green chips
+    lab[3, 1:4], cover[3, 1:4] = (65, -12, -42), 0.4  # three small azure chips, 22 from typical blue
+    reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Chips())
+    assert reading.cells[31:34] == "BBB" and reading.cells[61:65] == "GGGG"
+    assert reading.cells.count("B") == 3
+    lab[3, 2:4, 1:], cover[3, 2:4] = (15, -7), 0.05  # one azure chip alone is too few to move blue
+    assert classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Chips()).cells[31] == "?"
+
 EMPTY_GRID = ["#........#"] + [".........."] * 8 + ["#........#"]
 
 
