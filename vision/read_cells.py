@@ -392,8 +392,9 @@ def typical_chip_ab(team: str, chroma: float = 40.0) -> np.ndarray:
 
 def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config: VisionConfig,
                          unclear_ab: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """Each team's chip colour (a, b) in this photo: a few rounds of k-means started from the
-    typical colours; a colour far from every team's start joins none. A team left with no
+    """Each team's chip colour (a, b) in this photo: a few rounds of k-medians started from the
+    typical colours (a few pictures taken for chips, one colour in a washed-out photo, do not
+    pull a median); a colour far from every team's start joins none. A team left with no
     chip while another's fall into two groups of clearly different hue takes the group
     nearer its own (``split_for_empty_teams``); one still left with none takes the mean of
     the ``unclear_ab`` chips of its hue (``unclear_centres``)."""
@@ -403,7 +404,7 @@ def cluster_team_colours(colours_ab: np.ndarray, teams: tuple[str, ...], config:
         if colours_ab.size == 0:
             break
         members = team_members(colours_ab, centres, config)
-        centres.update({team: chips.mean(axis=0) for team, chips in members.items() if len(chips)})
+        centres.update({team: np.median(chips, axis=0) for team, chips in members.items() if len(chips)})
     moved: dict[str, np.ndarray] = {}
     if members:
         moved = split_for_empty_teams(members, config) or light_blue_for_empty_blue(colours_ab, centres, members, config)
@@ -701,14 +702,15 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     chips = [index for index, kind in enumerate(kinds) if kind == _CHIP]
     calibrated = {team: np.float32(chip_ab[team]) for team in teams if chip_ab and team in chip_ab}
     # a disc that is not mostly one colour (a face card's picture taken for a chip) has no
-    # colour to shape a team's: its mean could pull the cluster off the team's real chips
+    # colour to shape a team's: it could pull the cluster off the team's real chips
     clear = covers >= config.cluster_min_cover
     clear_chips = [index for index in chips if clear[index]]
     unclear_chips = [index for index in chips if not clear[index] and covers[index] >= config.unclear_centre_min_cover]
     centres = (calibrated if len(calibrated) == len(teams)
                else cluster_team_colours(colours_ab[clear_chips], teams, config, colours_ab[unclear_chips]))
+    smooth = textures < config.far_colour_max_texture  # a picture washed out to one colour is as busy as ever
     for index in chips:
-        kinds[index] = team_of(colours_ab[index], centres, config, clear[index])
+        kinds[index] = team_of(colours_ab[index], centres, config, bool(clear[index] and smooth[index]))
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover and textures[index] < config.hue_max_texture:
             kinds[index] = _team_by_hue(colours_ab[index], centres, config)
     for index in (index for index, kind in enumerate(kinds) if kind == _ARRIVED):
@@ -722,9 +724,10 @@ _ARRIVED = "arrived"  # an unsure cell where a chip was seen arriving, whose col
 
 def team_of(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: VisionConfig, clear: bool = False) -> str:
     """The team whose chip colour is clearly nearest, or UNKNOWN. A ``clear`` disc (mostly
-    one colour) beyond the team's reach but within ``far_colour_reach`` of it (one team's
-    chips spread in colour under uneven light) must be much nearer it than any other team's;
-    a disc of mixed colours so far off is art (a violet robe went to blue)."""
+    one colour, and smooth) beyond the team's reach but within ``far_colour_reach`` of it (one
+    team's chips spread in colour under uneven light) must be much nearer it than any other
+    team's; a disc of mixed colours so far off is art (a violet robe went to blue), and so is a
+    busy one (a court picture washed out to one colour)."""
     ranked = sorted((float(np.linalg.norm(colour_ab - centre)), team) for team, centre in centres.items())
     best, team = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else np.inf
