@@ -274,6 +274,7 @@ class VisionConfig:
     card_likeness_reach_px: int = 2  # each cell's best correlation over the empty board moved this far
     min_card_likeness: float = 0.85
     min_card_ink: float = 8.0
+    min_card_seen: float = 0.6  # ... on at least this share of the disc in view (a hand over the rest)
     chip_min_change: float = 0.95  # calibrating chip colours: a chip call on a disc changed more than this is a chip
     unsure_chip_cover: float = 0.6  # tracking: an unsure disc this much one team's colour, where a chip arrived, is that chip
     max_median_change: float = 0.1  # empty cards changed more than this (median): the calibration does not fit

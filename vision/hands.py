@@ -108,7 +108,7 @@ def filled_from_view(prepared: PreparedBoard, hand: np.ndarray, cells: np.ndarra
         lab[ys[use], xs[use]] = prepared.lab[source_y[use], source_x[use]]
         not_paper[ys[use], xs[use]] = prepared.not_paper[source_y[use], source_x[use]]
         todo &= ~use
-    return replace(prepared, lab=lab, not_paper=not_paper, mended=cells)
+    return replace(prepared, lab=lab, not_paper=not_paper, mended=cells, hand=hand)
 
 
 def mendable(cover: HandCover, calls: np.ndarray, config: VisionConfig) -> np.ndarray:

@@ -477,10 +477,12 @@ def empty_where_card_unchanged(printed: Board, prepared: PreparedBoard, profile:
                                config: VisionConfig) -> Board:
     """``printed`` (the board ``turns`` quarter turns from ``prepared``) with each '?' called
     empty where its card shows ink and looks as the calibrated empty board printed it
-    (``read_cells.card_likeness``): the model was unsure, the card is plainly there."""
+    (``read_cells.card_likeness``) on at least ``min_card_seen`` of it, the part no hand
+    covers: the model was unsure, the card is plainly there."""
     reference = np.ascontiguousarray(np.rot90(reference_lab(profile, prepared.lab.shape[0], config), turns))
-    likeness, ink = card_likeness(prepared, reference, config)
-    unchanged = printed_order((likeness >= config.min_card_likeness) & (ink >= config.min_card_ink), turns)
+    likeness, ink, seen = card_likeness(prepared, reference, config)
+    unchanged = printed_order((likeness >= config.min_card_likeness) & (ink >= config.min_card_ink)
+                              & (seen >= config.min_card_seen), turns)
     return Board("".join(EMPTY if symbol == UNKNOWN and unchanged[cell] else symbol
                          for cell, symbol in enumerate(printed.cells)))
 

@@ -64,6 +64,11 @@ class PreparedBoard:
     paper_lab: np.ndarray  # (10, 10, 3) each cell's local paper colour, which ``lab`` was normalised to
     small_cards: bool = False  # the cards sit inside their cells on a coloured ground (``local_paper``)
     mended: np.ndarray | None = None  # (10, 10) cells whose part under a hand shows their part in view turned (vision.hands)
+    hand: np.ndarray | None = None  # (H, W) bool where a hand lies, found where cells were mended
+
+    def in_view(self) -> np.ndarray:
+        """(H, W) bool: the pixels no hand found covers."""
+        return ~self.hand if self.hand is not None else np.ones(self.lab.shape[:2], bool)
 
 
 CLIPPED = 250  # a channel this bright may have been cut off by the camera
@@ -516,11 +521,13 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
 
 def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: VisionConfig
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """(likeness, ink), each (10, 10): how closely the lightness of each cell's disc follows
-    the calibrated empty board's there (correlation, -1 to 1; ``reference_lab`` prepared as
-    this board, same size and turn, registered as ``registered_reference`` does), and how much
-    ink the empty card shows there (the spread of its lightness). A chip, even a pale one,
-    hides the ink under it, and so does a hand; a change of light alone does not.
+    """(likeness, ink, seen), each (10, 10): how closely the lightness of each cell's disc
+    follows the calibrated empty board's there (correlation, -1 to 1; ``reference_lab``
+    prepared as this board, same size and turn, registered as ``registered_reference`` does),
+    how much ink the empty card shows there (the spread of its lightness), both on the part of
+    the disc no hand found covers (``PreparedBoard.in_view``), and the share of the disc that
+    part is. A chip, even a pale one, hides the ink under it, and so does a hand; a change of
+    light alone does not.
 
     Each cell takes the best correlation over the empty board's disc moved by up to
     ``card_likeness_reach_px`` each way: one shift for the whole board leaves a folded or
@@ -533,9 +540,15 @@ def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: Vi
     def blurred(lightness: np.ndarray) -> np.ndarray:
         return cv2.GaussianBlur(np.ascontiguousarray(lightness), (0, 0), config.card_likeness_blur_px)
 
-    def discs(lightness: np.ndarray) -> np.ndarray:  # (10, 10, pixels of a disc), their mean taken off
-        pixels = lightness.reshape(GRID, cell, GRID, cell).swapaxes(1, 2)[:, :, disc]
-        return pixels - pixels.mean(axis=2, keepdims=True)
+    def per_disc(image: np.ndarray) -> np.ndarray:  # (10, 10, pixels of a disc)
+        return image.reshape(GRID, cell, GRID, cell).swapaxes(1, 2)[:, :, disc]
+
+    seen = per_disc(prepared.in_view()).astype(np.float32)
+    seen_count = np.maximum(seen.sum(axis=2, keepdims=True), 1.0)
+
+    def discs(lightness: np.ndarray) -> np.ndarray:  # the disc's pixels in view, their mean taken off
+        pixels = per_disc(lightness)
+        return (pixels - (pixels * seen).sum(axis=2, keepdims=True) / seen_count) * seen
 
     now = discs(blurred(prepared.lab[..., 0]))
     now_energy = (now * now).sum(axis=2)
@@ -545,7 +558,8 @@ def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: Vi
         then = discs(shifted)
         correlation = (now * then).sum(axis=2) / np.sqrt(now_energy * (then * then).sum(axis=2) + 1e-6)
         likeness = np.maximum(likeness, correlation)
-    return likeness, discs(printed).std(axis=2)
+    ink = np.sqrt((discs(printed) ** 2).sum(axis=2) / seen_count[..., 0])
+    return likeness, ink, seen.mean(axis=2)
 
 
 def moved_copies(image: np.ndarray, reach: int, step: int = 1) -> Iterator[np.ndarray]:

@@ -427,10 +427,27 @@ def test_a_card_under_a_chip_no_longer_looks_as_the_empty_board_printed_it():
     board = drawn_board(with_chips)
     cv2.circle(board, (2 * CELL + CELL // 2 + 2, 6 * CELL + CELL // 2), int(0.36 * CELL), (225, 232, 238), -1)  # pale
     board = np.roll((board * 0.85).astype(np.uint8), 1, axis=1)
-    likeness, ink = card_likeness(prepare(board, config), reference, config)
+    likeness, ink, _ = card_likeness(prepare(board, config), reference, config)
     assert likeness[3, 3] < 0.5 and likeness[6, 2] < 0.5  # a blue chip, a pale chip
     assert likeness[5, 5] > 0.9 and ink[5, 5] > 0
 
+
+def test_an_empty_card_a_hand_covers_in_part_is_compared_on_its_part_in_view():
+    """A hand over a third of an empty card: where it lies (``PreparedBoard.hand``) the card is
+    not compared, the rest looks as printed; a chip under the same hand does not."""
+    config = VisionConfig()
+    reference = prepare(drawn_board(["." * 10] * 10), config).lab
+    board = drawn_board(["." * 10] * 3 + ["...B......"] + ["." * 10] * 6)
+    hand = np.zeros(board.shape[:2], bool)
+    for row, col in ((3, 3), (5, 5)):
+        hand[row * CELL : row * CELL + CELL // 3, col * CELL : (col + 1) * CELL] = True
+    board[hand] = (120, 160, 210)
+    prepared = prepare(board, config)
+    unaware, _, seen_all = card_likeness(prepared, reference, config)
+    likeness, ink, seen = card_likeness(replace(prepared, hand=hand), reference, config)
+    assert unaware[5, 5] < 0.85 <= likeness[5, 5] and ink[5, 5] > 0
+    assert likeness[3, 3] < 0.5  # the chip
+    assert seen_all[5, 5] == 1.0 and 0.6 < seen[5, 5] < 0.9 and seen[0, 5] == 1.0
 
 def test_an_empty_card_looks_as_printed_where_a_bowed_board_lies_a_little_off_elsewhere():
     """One shift cannot lay the empty board over every card of a folded or bowed board (nor
@@ -442,7 +459,7 @@ def test_an_empty_card_looks_as_printed_where_a_bowed_board_lies_a_little_off_el
     reference = prepare(printed, config).lab
     board = printed.copy()
     board[:, 5 * CELL :] = np.roll(board[:, 5 * CELL :], 2, axis=0)  # the right half lies 2 pixels lower
-    likeness, _ = card_likeness(prepare(board, config), reference, config)
+    likeness, _, _ = card_likeness(prepare(board, config), reference, config)
     assert min(likeness[1:9, 1:4].min(), likeness[1:9, 6:9].min()) > 0.95
-    one_shift, _ = card_likeness(prepare(board, config), reference, replace(config, card_likeness_reach_px=0))
+    one_shift, _, _ = card_likeness(prepare(board, config), reference, replace(config, card_likeness_reach_px=0))
     assert min(one_shift[1:9, 1:4].min(), one_shift[1:9, 6:9].min()) < 0.8  # it fits one half only
