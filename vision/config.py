@@ -229,8 +229,9 @@ class VisionConfig:
     colour_separation: float = 1.8  # the next team must be this many times further away
     far_colour_reach: float = 2.0  # a chip up to this many reaches from its team's cluster (its chips' colours spread) ...
     far_colour_separation: float = 3.0  # ... is that team's when the next team is this many times further away
-    # ... if its disc is smoother than this (a chip's: see hue_max_texture): dev photo 4242/71, court
-    # pictures on a dark green ground washed out by a bright lamp, read as 6 green chips (texture 26-32)
+    # ... if its disc is smoother than this (a chip's: see hue_max_texture). Dev photo 4242/71: court
+    # pictures on a dark green ground, washed out by a bright lamp to one colour (texture 26-32),
+    # read as 6 green chips; green's centre is now a median, which they do not pull within reach
     far_colour_max_texture: float = 20.0
     # a chip whose colour is nowhere near its team's (washed out, in shade) may still be given
     # the team whose hue is clearly nearest, when the disc is mostly this one colour

@@ -520,7 +520,7 @@ def reference_change(prepared: PreparedBoard, reference_lab: np.ndarray, centres
 
 
 def card_likeness(prepared: PreparedBoard, reference_lab: np.ndarray, config: VisionConfig
-                  ) -> tuple[np.ndarray, np.ndarray]:
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(likeness, ink, seen), each (10, 10): how closely the lightness of each cell's disc
     follows the calibrated empty board's there (correlation, -1 to 1; ``reference_lab``
     prepared as this board, same size and turn, registered as ``registered_reference`` does),
