@@ -113,7 +113,7 @@ def read_rectified(board_bgr: np.ndarray, teams: tuple[str, ...], config: Vision
     mended = mended_behind_hand(prepared, features, config)
     if mended is not None:
         prepared, features = mended, measure_cells(mended, config)
-    return prepared, features, classify(features, teams, config, arrived=arrived)
+    return prepared, features, classify(features, teams, config, arrived=arrived, mended=prepared.mended)
 
 
 def card_ink(prepared: PreparedBoard, reading: Board, features: CellFeatures,
@@ -629,7 +629,7 @@ def read_fit(image_bgr: np.ndarray, fit: GridFit, teams: tuple[str, ...], profil
                                                                            timer)
     matched = match_profile(prepared, features, reading, profile, fit.oriented, config) if profile else None
     if matched is not None:
-        reading = classify(features, teams, config, chip_ab=profile.chip_ab)
+        reading = classify(features, teams, config, chip_ab=profile.chip_ab, mended=prepared.mended)
     timer.lap("read")
     return FitReading(lattice, board_bgr, prepared, features, reading, matched)
 

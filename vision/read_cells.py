@@ -668,7 +668,7 @@ def sleeve_like(probabilities: np.ndarray, features: CellFeatures, config: Visio
 
 def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfig,
              model: CellModel | None = None, chip_ab: dict[str, tuple[float, float]] | None = None,
-             arrived: Collection[int] = ()) -> Board:
+             arrived: Collection[int] = (), mended: np.ndarray | None = None) -> Board:
     """The grid symbol of every cell: the cell model says chip, empty or hidden, and the
     photo's own chip colours say whose chip.
 
@@ -685,6 +685,9 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
     alone card art in a chip's colour would pass, so photos give none."""
     probabilities = cell_probabilities(features, model)
     calls = called_classes(probabilities, config)
+    if mended is not None:  # (10, 10) cells filled over a hand: the hand the mask missed still shows
+        doubted = mended.reshape(-1) & (probabilities[:, CLASSES.index("hidden")] >= config.mended_max_hidden_probability)
+        calls = np.where(doubted, CLASSES.index("hidden"), calls)
     # a chip call on what may be a sleeve in a chip's colour is a cell under an arm, unless a
     # tracker saw a chip arrive there alone (a sleeve reaching in would have shown as hands)
     seen_arriving = np.isin(np.arange(GRID * GRID), list(arrived))

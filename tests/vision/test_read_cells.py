@@ -374,6 +374,21 @@ def test_pictures_washed_out_to_one_colour_neither_pull_a_teams_colour_nor_go_fa
     texture[7, :6] = 6.0  # as smooth as a chip: a chip of green's, far in another light
     assert classify(plain_features(lab, cover, texture), ("B", "G"), CONFIG, model=Chips()).cells[70:76] == "GGGGGG"
 
+
+def test_a_mended_cell_is_called_only_where_the_model_finds_a_hand_unlikely():
+    """A cell filled over a hand (vision.hands) may hold more of the hand than the colour mask
+    found (a pale hand's nails): the model, reading it mended, saying 0.5 of a hand is too much."""
+    class LeansEmpty:
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            return np.tile([0.05, 0.45, 0.5], (len(matrix), 1))
+
+    mended = np.zeros((10, 10), bool)
+    mended[4, 4] = True
+    features = plain_features()
+    assert classify(features, ("B", "G"), CONFIG, model=LeansEmpty()).cells[44] == "."
+    reading = classify(features, ("B", "G"), CONFIG, model=LeansEmpty(), mended=mended)
+    assert reading.cells[44] == "?" and reading.cells[45] == "."
+
 EMPTY_GRID = ["#........#"] + [".........."] * 8 + ["#........#"]
 
 
