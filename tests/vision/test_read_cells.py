@@ -312,44 +312,45 @@ def test_a_chip_call_whose_colour_reaches_the_cards_corners_where_a_hand_may_be_
     assert classify(faint, ("B", "G"), CONFIG, model=model).cells[41:45] == "BBBB"
 
 
+class SureOfChips:
+    """A cell model sure of a chip on every cell."""
+
+    def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+        return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
+
+
+def pictures() -> tuple[np.ndarray, np.ndarray]:
+    """(colour_lab, colour_cover) of a board whose every cell is a picture, hardly one colour."""
+    lab = np.zeros((10, 10, 3), np.float32)
+    lab[..., 1:] = (15, -7)
+    return lab, np.full((10, 10), 0.05, np.float32)
+
+
 def test_pictures_taken_for_chips_do_not_pull_a_teams_colour_off_its_chips():
     """Face cards whose picture fills the cell (a dark red frame round blue and yellow) can be
     called chips; their disc is no one colour, and its mean (a dull purple-red) lies within
     reach of blue's typical hue. Eight of them outnumbered four real blue chips and moved the
     blue cluster onto themselves: the pictures read blue, the blue chips '?'."""
-    class Chips:  # the cell model sure of a chip on every cell
-        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-            return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
-
-    lab = np.zeros((10, 10, 3), np.float32)
-    cover = np.full((10, 10), 0.05, np.float32)
-    lab[..., 1:] = (15, -7)  # every cell: a picture, hardly one colour
+    lab, cover = pictures()
     lab[3, 1:5], cover[3, 1:5] = (60, 5, -45), 0.85  # four blue chips
     lab[6, 1:5], cover[6, 1:5] = (80, -55, 40), 0.9  # four green chips
-    reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Chips())
+    reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=SureOfChips())
     assert reading.cells[31:35] == "BBBB" and reading.cells[61:65] == "GGGG"
     assert reading.cells.count("B") == 4 and reading.cells.count("?") == 100 - 4 - 4 - 4
-
 
 
 def test_a_team_with_no_clear_chip_takes_the_colour_of_its_chips_in_part_in_view():
     """Small chips lying off centre show much card: no disc is mostly one colour, so none
     shapes the team's colour, and azure ones lie beyond blue's typical colour. Pictures,
     hardly one colour, shape it neither way."""
-    class Chips:  # the cell model sure of a chip on every cell
-        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-            return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
-
-    lab = np.zeros((10, 10, 3), np.float32)
-    cover = np.full((10, 10), 0.05, np.float32)
-    lab[..., 1:] = (15, -7)  # every cell: a picture, hardly one colour
+    lab, cover = pictures()
     lab[6, 1:5], cover[6, 1:5] = (80, -55, 40), 0.9  # four green chips
     lab[3, 1:4], cover[3, 1:4] = (65, -12, -42), 0.4  # three small azure chips, 22 from typical blue
-    reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Chips())
+    reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=SureOfChips())
     assert reading.cells[31:34] == "BBB" and reading.cells[61:65] == "GGGG"
     assert reading.cells.count("B") == 3
     lab[3, 2:4, 1:], cover[3, 2:4] = (15, -7), 0.05  # one azure chip alone is too few to move blue
-    assert classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=Chips()).cells[31] == "?"
+    assert classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=SureOfChips()).cells[31] == "?"
 
 
 def test_pictures_washed_out_to_one_colour_neither_pull_a_teams_colour_nor_go_far_to_it():
@@ -357,22 +358,16 @@ def test_pictures_washed_out_to_one_colour_neither_pull_a_teams_colour_nor_go_fa
     are one colour (olive) and were called chips; 6 of them pulled green's mean towards them
     (within its reach) and all read green. Busy (texture 28), they may not go beyond the
     reach of green's median either."""
-    class Chips:  # the cell model sure of a chip on every cell
-        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-            return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
-
-    lab = np.zeros((10, 10, 3), np.float32)
-    cover = np.full((10, 10), 0.05, np.float32)
+    lab, cover = pictures()
     texture = np.full((10, 10), 5.0, np.float32)
-    lab[..., 1:] = (15, -7)  # every other cell: a picture, hardly one colour
     lab[1:3], cover[1:3], texture[1:3] = (87, -40, 52), 0.95, 6.0  # 20 green chips
     lab[5, :4], cover[5, :4] = (60, 5, -45), 0.9  # four blue chips
     lab[7, :6], cover[7, :6], texture[7, :6] = (65, -11, 33), 0.95, 28.0  # six olive pictures
-    reading = classify(plain_features(lab, cover, texture), ("B", "G"), CONFIG, model=Chips())
+    reading = classify(plain_features(lab, cover, texture), ("B", "G"), CONFIG, model=SureOfChips())
     assert reading.cells[10:30] == "G" * 20 and reading.cells[50:54] == "BBBB"
     assert reading.cells[70:76] == "??????"
     texture[7, :6] = 6.0  # as smooth as a chip: a chip of green's, far in another light
-    assert classify(plain_features(lab, cover, texture), ("B", "G"), CONFIG, model=Chips()).cells[70:76] == "GGGGGG"
+    assert classify(plain_features(lab, cover, texture), ("B", "G"), CONFIG, model=SureOfChips()).cells[70:76] == "GGGGGG"
 
 
 def test_a_mended_cell_is_called_only_where_the_model_finds_a_hand_unlikely():
