@@ -246,6 +246,13 @@ class VisionConfig:
     # ... and whose disc is smoother than this (vision texture: chips 0.7-16 on dev photos, p90
     # 16; dark suit ink tinted by white balance 22-37, which a pale chip's hue let through)
     hue_max_texture: float = 20.0
+    # a chip no team's colour or hue claims may lie in a lamp's glare: white light added to it,
+    # clipped where the paper is (read_cells.glare_team). It is the team whose colour so washed
+    # passes within this (Lab, L weighted half) of it, the next team this many times further;
+    # each team's colour from at least this many chips mostly one colour
+    glare_reach: float = 6.0
+    glare_separation: float = 2.0
+    glare_min_chips: int = 2
     red_art_min_cover: float = 0.6  # with no red team, an unsure disc this much clear red is card art (read_cells.red_ink)
 
     # moving the grid onto the chips read (vision/chip_grid.py)

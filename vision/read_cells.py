@@ -23,6 +23,7 @@ from vision.config import VisionConfig
 GRID = 10
 TEAM_HUES_DEG = {"R": 25.0, "G": 140.0, "B": 285.0}  # Lab hue angle of typical chips
 MIN_GREY_SHARE = 0.05  # a cell this much nearly grey shows its card paper (card_paper)
+PAPER_L = 92.0  # the paper's lightness once normalised (normalised_to_paper)
 RED_INK_HUE_DEG = 25.0  # Lab hue angle of red suit ink (and of red chips: a red disc on a red card may be either)
 
 
@@ -233,18 +234,18 @@ def card_paper(cells: np.ndarray, max_chroma: float) -> tuple[np.ndarray, np.nda
 
 
 def normalised_to_paper(lab: np.ndarray, paper_lab: np.ndarray) -> np.ndarray:
-    """Lab with the local paper colour (``local_paper``) moved to (92, 0, 0): undoes light
-    gradients, colour casts and soft shadows across the board."""
+    """Lab with the local paper colour (``local_paper``) moved to (``PAPER_L``, 0, 0): undoes
+    light gradients, colour casts and soft shadows across the board."""
     paper = cv2.resize(paper_lab, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
     out = np.empty_like(lab)
-    out[..., 0] = lab[..., 0] * (92.0 / np.maximum(paper[..., 0], 5.0))
+    out[..., 0] = lab[..., 0] * (PAPER_L / np.maximum(paper[..., 0], 5.0))
     out[..., 1:] = lab[..., 1:] - paper[..., 1:]
     return out
 
 
 def paper_distance(lab: np.ndarray) -> np.ndarray:
     """How far each pixel of a paper-normalised Lab image is from paper (L weighted half)."""
-    return np.sqrt((0.5 * (lab[..., 0] - 92.0)) ** 2 + lab[..., 1] ** 2 + lab[..., 2] ** 2)
+    return np.sqrt((0.5 * (lab[..., 0] - PAPER_L)) ** 2 + lab[..., 1] ** 2 + lab[..., 2] ** 2)
 
 
 def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
@@ -316,7 +317,7 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
 
     ring = card_ring(cell)
     corner_paper = 1.0 - _per_cell(not_paper, cell)[:, :, ring].mean(axis=2)
-    corner_lightness = _per_cell(lab[..., 0], cell)[:, :, ring].mean(axis=2) - 92.0
+    corner_lightness = _per_cell(lab[..., 0], cell)[:, :, ring].mean(axis=2) - PAPER_L
     colour, colour_cover = disc_colours(lab, ys, xs, int(config.chip_radius * cell), config)
     corner_colour = near_colour(_per_cell(lab[..., 1:], cell)[:, :, ring], colour, config).mean(axis=2).astype(np.float32)
     roundness = np.zeros((GRID, GRID), np.float32)
@@ -730,6 +731,10 @@ def classify(features: CellFeatures, teams: tuple[str, ...], config: VisionConfi
         kinds[index] = team_of(colours_ab[index], centres, config, bool(clear[index] and smooth[index]))
         if kinds[index] == UNKNOWN and covers[index] >= config.hue_min_cover and textures[index] < config.hue_max_texture:
             kinds[index] = _team_by_hue(colours_ab[index], centres, config)
+    unclaimed = [index for index in chips if kinds[index] == UNKNOWN]
+    paths = glare_paths(features.colour_lab.reshape(-1, 3), kinds, clear, teams, config) if unclaimed else None
+    for index in unclaimed if paths is not None else ():
+        kinds[index] = glare_team(features.colour_lab.reshape(-1, 3)[index], paths, config)
     for index in (index for index, kind in enumerate(kinds) if kind == _ARRIVED):
         kinds[index] = team_of(colours_ab[index], centres, config)
     return Board("".join(kinds))
@@ -767,6 +772,64 @@ def _team_by_hue(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: 
     if team == "R" or best > config.hue_reach_deg or second < config.colour_separation * best:
         return UNKNOWN
     return team
+
+
+def srgb_to_linear(values: np.ndarray) -> np.ndarray:
+    return np.where(values <= 0.04045, values / 12.92, ((values + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(values: np.ndarray) -> np.ndarray:
+    return np.where(values <= 0.0031308, values * 12.92, 1.055 * np.power(np.maximum(values, 0.0), 1 / 2.4) - 0.055)
+
+
+def lab_to_linear(colours_lab: np.ndarray) -> np.ndarray:
+    """(N, 3) float Lab -> (N, 3) linear BGR, 0-1."""
+    bgr = cv2.cvtColor(np.float32(colours_lab).reshape(1, -1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
+    return srgb_to_linear(np.clip(bgr, 0.0, 1.0))
+
+
+def washed_by_glare(colour_lab: np.ndarray, steps: int = 64) -> np.ndarray:
+    """(steps, 3) the Lab colours a chip of ``colour_lab`` (paper-normalised, as
+    ``normalised_to_paper``) takes in a lamp's glare: ever more white light added to it in
+    linear light, each channel clipped where the paper's is (the camera clips both alike, and
+    the board is normalised so the paper's lightness is ``PAPER_L``). Clipping turns a blue
+    chip cyan and a green one yellow on the way to white, which a hue alone does not follow."""
+    paper = lab_to_linear(np.float32([[PAPER_L, 0.0, 0.0]]))[0]
+    added = np.linspace(0.0, 1.0, steps)[:, None] * paper[None]
+    washed = np.minimum(lab_to_linear(colour_lab[None])[0][None] + added, paper[None])
+    return cv2.cvtColor(np.float32(linear_to_srgb(washed)).reshape(1, -1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+
+def glare_paths(colours_lab: np.ndarray, kinds: list[str], clear: np.ndarray, teams: tuple[str, ...],
+                config: VisionConfig) -> dict[str, np.ndarray] | None:
+    """Each team's chip colour washed by glare (``washed_by_glare``), its colour the median
+    Lab of the cells read that team whose disc is mostly one colour; None unless every team
+    has ``glare_min_chips`` of them (a team with no path could be the nearest)."""
+    paths = {}
+    for team in teams:
+        members = [index for index, kind in enumerate(kinds) if kind == team and clear[index]]
+        if len(members) < config.glare_min_chips:
+            return None
+        paths[team] = washed_by_glare(np.median(colours_lab[members], axis=0))
+    return paths
+
+
+def glare_team(colour_lab: np.ndarray, paths: dict[str, np.ndarray], config: VisionConfig) -> str:
+    """The team whose glare path (``glare_paths``) passes within ``glare_reach`` of a chip's
+    Lab colour (lightness weighted half, as ``paper_distance``), the next team's at least
+    ``glare_separation`` times further and beyond that reach; else UNKNOWN. On dev photos (seeds 20261216,
+    20261217, 4242, 7373, 20261219), of the chips no colour or hue claimed, 28 were so
+    claimed rightly and none wrongly; with a reach of 8, one empty card was claimed too."""
+    def distance(path: np.ndarray) -> float:
+        offset = path - colour_lab[None]
+        return float(np.sqrt((0.5 * offset[:, 0]) ** 2 + offset[:, 1] ** 2 + offset[:, 2] ** 2).min())
+
+    ranked = sorted((distance(path), team) for team, path in paths.items())
+    best, team = ranked[0]
+    # near paper white every path ends alike: the next must be beyond the reach too
+    if best <= config.glare_reach and ranked[1][0] >= max(config.glare_separation * best, config.glare_reach):
+        return team
+    return UNKNOWN
 
 
 def read_cells(prepared: PreparedBoard, teams: tuple[str, ...], config: VisionConfig) -> Board:

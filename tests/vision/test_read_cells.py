@@ -9,7 +9,7 @@ from vision.config import VisionConfig
 from vision.cell_model import CLASSES
 from vision.read_cells import (called_classes, card_likeness, classify, cluster_team_colours, hue_deg, hue_gap,
                                local_paper, measure_cells, prepare, read_cells, reference_change, registered_reference,
-                               shaded_paper, team_of, white_balanced_lab)
+                               shaded_paper, team_of, washed_by_glare, white_balanced_lab)
 from tests.vision.synthetic import CELL, CHIP_BGR, drawn_board, plain_features
 
 CONFIG = VisionConfig(cell_px=CELL)
@@ -473,3 +473,21 @@ def test_an_empty_card_looks_as_printed_where_a_bowed_board_lies_a_little_off_el
     assert min(likeness[1:9, 1:4].min(), likeness[1:9, 6:9].min()) > 0.95
     one_shift, _, _ = card_likeness(prepare(board, config), reference, replace(config, card_likeness_reach_px=0))
     assert min(one_shift[1:9, 1:4].min(), one_shift[1:9, 6:9].min()) < 0.8  # it fits one half only
+
+
+def test_a_chip_washed_out_by_glare_is_the_team_whose_colour_glare_washes_to_it():
+    """Under a lamp's glare a blue chip turns pale cyan (the camera clips its blue first): too
+    pale for its hue and far from blue's colour, it lies on blue's colour washed by white light.
+    A disc nearly paper white lies where every team's washed colour ends: no team's."""
+    lab, cover = pictures()
+    lab[1, :4], cover[1, :4] = (45, 15, -50), 0.9  # four blue chips
+    lab[2, :4], cover[2, :4] = (60, -50, 40), 0.9  # four green chips
+    washed_blue = washed_by_glare(np.float32([45, 15, -50]))
+    lab[4, 0], lab[4, 1] = washed_blue[40], washed_blue[44]  # L 84 and 86, chroma 12 and 8
+    lab[4, 2] = washed_by_glare(np.float32([60, -50, 40]))[40]  # a green chip as washed
+    lab[4, 3] = (91.5, -1.0, -0.3)  # nearly paper white
+    cover[4, :4] = 0.9
+    reading = classify(plain_features(lab, cover), ("B", "G"), CONFIG, model=SureOfChips())
+    assert reading.cells[10:14] == "BBBB" and reading.cells[20:24] == "GGGG"
+    assert reading.cells[40:44] == "BBG?"
+    assert team_of(lab[4, 0, 1:], {"B": lab[1, 0, 1:], "G": lab[2, 0, 1:]}, CONFIG, clear=True) == "?"
