@@ -5,7 +5,8 @@ import numpy as np
 
 from referee.board import Board
 from vision.config import VisionConfig
-from vision.hands import filled_from_view, hand_cover
+from vision.cell_model import CLASSES
+from vision.hands import HandCover, filled_from_view, hand_cover, mendable
 from vision.pipeline import read_rectified
 from vision.read_cells import prepare
 
@@ -93,3 +94,19 @@ def test_cells_a_hand_covers_in_part_are_read_and_those_it_hides_are_not():
     assert reading == Board.from_rows(expected)
     _, _, unmended = read_rectified(image, ("B", "G"), replace(CONFIG, hand_seed_probability=math.inf))
     assert unmended.cells[EDGE_ROW * 10 : EDGE_ROW * 10 + 6].count("?") >= 2  # unmended, the edge cells are unsure
+
+
+def test_a_chip_call_under_fingers_is_mended_as_unsure_cells_are_but_an_empty_call_is_not():
+    """Fingers over part of a chip the model calls a chip leave its disc's colour between the
+    chip's and the skin's: it is mended for its colour. A card called empty stays as read."""
+    disc_share = np.zeros((10, 10))
+    disc_share[6, :5] = 0.3  # fingers over a fifth to a third of row 6's cells ...
+    disc_share[7, 0] = 0.8  # ... and over most of one cell below
+    cover = HandCover(np.zeros((10 * CELL, 10 * CELL), bool), disc_share, np.zeros((10, 10)))
+    calls = np.full(100, CLASSES.index("empty"))
+    calls[60:64] = [CLASSES.index("chip"), -1, CLASSES.index("hidden"), CLASSES.index("empty")]
+    calls[70] = CLASSES.index("chip")
+    calls[65] = CLASSES.index("chip")  # no finger over it
+    cells = mendable(cover, calls, CONFIG)
+    assert cells[6, :4].tolist() == [True, True, True, False]
+    assert not cells[7, 0] and not cells[6, 5] and cells.sum() == 3
