@@ -248,8 +248,8 @@ class VisionConfig:
     hue_max_texture: float = 20.0
     # a chip no team's colour or hue claims may lie in a lamp's glare: white light added to it,
     # clipped where the paper is (read_cells.glare_team). It is the team whose colour so washed
-    # passes within this (Lab, L weighted half) of it, the next team this many times further;
-    # each team's colour from at least this many chips mostly one colour
+    # passes within this (Lab, L weighted half) of it, the next team's this many times further
+    # and beyond this reach; each team's colour from at least this many chips mostly one colour
     glare_reach: float = 6.0
     glare_separation: float = 2.0
     glare_min_chips: int = 2
