@@ -2,8 +2,8 @@
 
 A hand over the board covers some cells whole and the cells along its edge in part. Those
 edge cells are where a photo most often goes '?': the cell model, seeing a hand over part of
-a card, cannot tell how much of the chip region it covers; a chip under fingers shows a
-colour between the chip's and theirs, and an empty card the skin's. Here the hand is found in each
+a card, cannot tell how much of the chip region it covers, and a chip under fingers shows a
+colour between the chip's and theirs. Here the hand is found in each
 photo by its own colours, and the covered part of an edge cell is filled with the part
 opposite it through the cell's centre (a half turn), or where that is covered too (a finger
 across the centre), with the part a quarter turn away: a chip is a disc round that centre
@@ -27,7 +27,7 @@ import numpy as np
 from referee.cells import CORNERS
 from vision.cell_model import CLASSES
 from vision.config import VisionConfig
-from vision.read_cells import (CellFeatures, PreparedBoard, cell_pixels, cell_probabilities,
+from vision.read_cells import (CellFeatures, PreparedBoard, called_classes, cell_pixels, cell_probabilities,
                                centred_disc)
 from vision.warp import GRID
 
@@ -112,19 +112,18 @@ def filled_from_view(prepared: PreparedBoard, hand: np.ndarray, cells: np.ndarra
     return replace(prepared, lab=lab, not_paper=not_paper, mended=cells, hand=hand)
 
 
-def mendable(cover: HandCover, config: VisionConfig) -> np.ndarray:
-    """(10, 10) bool: the cells with at most ``max_mended_cover`` of their chip region under
-    the hand and nearly all of that filled from view (``max_unfilled_cover``), whatever the
-    model called them: one it could not call; a chip, whose colour is measured on its disc,
-    where fingers over part of it (skin, a sleeve) left a colour between the chip's and
-    theirs, no team's; an empty card, where the skin's colour on its disc, which no card
-    carries, made a print check doubt it. On dev photos (seeds 20261216, 20261217, 4242,
-    7373), mending chip calls too made boards exact 422 -> 441 of 554, '?' 319 -> 285, hidden
-    cells wrong 19 -> 18, no wrong call more; empty calls too, exact 441 -> 447, '?' 285 -> 280
-    (not counting a board refused before, now read with 44 '?'), no wrong call more."""
-    covered = (cover.disc_share > 0) & (cover.disc_share <= config.max_mended_cover)
-    covered.flat[list(CORNERS)] = False  # printed chips
-    return covered & (cover.unfilled_share <= config.max_unfilled_cover)
+def mendable(cover: HandCover, calls: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """(10, 10) bool: the cells the model could not call (``calls`` (100,), -1 or hidden) or
+    called a chip, with at most ``max_mended_cover`` of their chip region under the hand and
+    nearly all of that filled from view (``max_unfilled_cover``). A chip's colour is measured
+    on its disc: fingers over part of it (skin, a sleeve) left its colour between the chip's
+    and theirs, no team's. On dev photos (seeds 20261216, 20261217, 4242, 7373) mending chip
+    calls too made boards exact 422 -> 441 of 554, '?' 319 -> 285, hidden cells wrong 19 -> 18,
+    no wrong call more. An empty call is left: nothing under a hand changes it."""
+    unsettled = np.isin(calls, (-1, CLASSES.index("hidden"), CLASSES.index("chip"))).reshape(GRID, GRID)
+    unsettled.flat[list(CORNERS)] = False  # printed chips
+    return (unsettled & (cover.disc_share > 0) & (cover.disc_share <= config.max_mended_cover)
+            & (cover.unfilled_share <= config.max_unfilled_cover))
 
 
 def mended_behind_hand(prepared: PreparedBoard, features: CellFeatures, config: VisionConfig) -> PreparedBoard | None:
@@ -134,5 +133,5 @@ def mended_behind_hand(prepared: PreparedBoard, features: CellFeatures, config: 
     cover = hand_cover(prepared, probabilities[:, CLASSES.index("hidden")], config)
     if cover is None:
         return None
-    cells = mendable(cover, config)
+    cells = mendable(cover, called_classes(probabilities, config), config)
     return filled_from_view(prepared, cover.mask, cells) if cells.any() else None

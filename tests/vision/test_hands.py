@@ -5,6 +5,7 @@ import numpy as np
 
 from referee.board import Board
 from vision.config import VisionConfig
+from vision.cell_model import CLASSES
 from vision.hands import HandCover, filled_from_view, hand_cover, mendable
 from vision.pipeline import read_rectified
 from vision.read_cells import prepare
@@ -95,17 +96,17 @@ def test_cells_a_hand_covers_in_part_are_read_and_those_it_hides_are_not():
     assert unmended.cells[EDGE_ROW * 10 : EDGE_ROW * 10 + 6].count("?") >= 2  # unmended, the edge cells are unsure
 
 
-def test_a_cell_under_fingers_is_mended_whatever_the_model_called_it_but_not_a_corner():
-    """Fingers over part of a chip leave its disc's colour between the chip's and the skin's,
-    over part of an empty card a colour no card carries: every cell a hand covers in part,
-    and fills nearly all of from view, is mended; one covered over half is not, nor one the
-    hand covers all round its centre, nor a corner (a printed chip)."""
+def test_a_chip_call_under_fingers_is_mended_as_unsure_cells_are_but_an_empty_call_is_not():
+    """Fingers over part of a chip the model calls a chip leave its disc's colour between the
+    chip's and the skin's: it is mended for its colour. A card called empty stays as read."""
     disc_share = np.zeros((10, 10))
-    disc_share[6, :5] = 0.3  # fingers over a third of row 6's cells ...
+    disc_share[6, :5] = 0.3  # fingers over a fifth to a third of row 6's cells ...
     disc_share[7, 0] = 0.8  # ... and over most of one cell below
-    disc_share[9, 9] = 0.2  # a corner
-    unfilled = np.zeros((10, 10))
-    unfilled[6, 4] = 0.2  # covered all round its centre
-    cells = mendable(HandCover(np.zeros((10 * CELL, 10 * CELL), bool), disc_share, unfilled), CONFIG)
-    assert cells[6, :5].tolist() == [True, True, True, True, False]
-    assert not cells[7, 0] and not cells[9, 9] and cells.sum() == 4
+    cover = HandCover(np.zeros((10 * CELL, 10 * CELL), bool), disc_share, np.zeros((10, 10)))
+    calls = np.full(100, CLASSES.index("empty"))
+    calls[60:64] = [CLASSES.index("chip"), -1, CLASSES.index("hidden"), CLASSES.index("empty")]
+    calls[70] = CLASSES.index("chip")
+    calls[65] = CLASSES.index("chip")  # no finger over it
+    cells = mendable(cover, calls, CONFIG)
+    assert cells[6, :4].tolist() == [True, True, True, False]
+    assert not cells[7, 0] and not cells[6, 5] and cells.sum() == 3
