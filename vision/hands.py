@@ -119,7 +119,9 @@ def mendable(cover: HandCover, calls: np.ndarray, config: VisionConfig) -> np.nd
     on its disc: fingers over part of it (skin, a sleeve) left its colour between the chip's
     and theirs, no team's. On dev photos (seeds 20261216, 20261217, 4242, 7373) mending chip
     calls too made boards exact 422 -> 441 of 554, '?' 319 -> 285, hidden cells wrong 19 -> 18,
-    no wrong call more. An empty call is left: nothing under a hand changes it."""
+    no wrong call more. An empty call is left as read: mended too, dev gained (exact 441 ->
+    447), but a fresh held-out photo (independent renderer a, seed 80, photo 69) read a red
+    chip under a hand empty, which a print check had made '?' (red on a black card)."""
     unsettled = np.isin(calls, (-1, CLASSES.index("hidden"), CLASSES.index("chip"))).reshape(GRID, GRID)
     unsettled.flat[list(CORNERS)] = False  # printed chips
     return (unsettled & (cover.disc_share > 0) & (cover.disc_share <= config.max_mended_cover)
