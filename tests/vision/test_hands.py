@@ -100,7 +100,7 @@ def test_a_chip_call_under_fingers_is_mended_as_unsure_cells_are_but_an_empty_ca
     """Fingers over part of a chip the model calls a chip leave its disc's colour between the
     chip's and the skin's: it is mended for its colour. A card called empty stays as read."""
     disc_share = np.zeros((10, 10))
-    disc_share[6, :5] = 0.3  # fingers over a fifth to a third of row 6's cells ...
+    disc_share[6, :5] = 0.3  # fingers over a third of the chip region of row 6's first cells ...
     disc_share[7, 0] = 0.8  # ... and over most of one cell below
     cover = HandCover(np.zeros((10 * CELL, 10 * CELL), bool), disc_share, np.zeros((10, 10)))
     calls = np.full(100, CLASSES.index("empty"))
