@@ -243,9 +243,16 @@ def normalised_to_paper(lab: np.ndarray, paper_lab: np.ndarray) -> np.ndarray:
     return out
 
 
+def lab_distance(lab: np.ndarray, reference: tuple[float, float, float]) -> np.ndarray:
+    """How far each Lab colour of ``lab`` (..., 3) is from ``reference``, lightness weighted half
+    (a change of light moves lightness most)."""
+    return np.sqrt((0.5 * (lab[..., 0] - reference[0])) ** 2 + (lab[..., 1] - reference[1]) ** 2
+                   + (lab[..., 2] - reference[2]) ** 2)
+
+
 def paper_distance(lab: np.ndarray) -> np.ndarray:
-    """How far each pixel of a paper-normalised Lab image is from paper (L weighted half)."""
-    return np.sqrt((0.5 * (lab[..., 0] - PAPER_L)) ** 2 + lab[..., 1] ** 2 + lab[..., 2] ** 2)
+    """How far each pixel of a paper-normalised Lab image is from paper (``lab_distance``)."""
+    return lab_distance(lab, (PAPER_L, 0.0, 0.0))
 
 
 def prepare(board_bgr: np.ndarray, config: VisionConfig) -> PreparedBoard:
@@ -775,18 +782,9 @@ def _team_by_hue(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: 
     return team
 
 
-def srgb_to_linear(values: np.ndarray) -> np.ndarray:
-    return np.where(values <= 0.04045, values / 12.92, ((values + 0.055) / 1.055) ** 2.4)
-
-
-def linear_to_srgb(values: np.ndarray) -> np.ndarray:
-    return np.where(values <= 0.0031308, values * 12.92, 1.055 * np.power(np.maximum(values, 0.0), 1 / 2.4) - 0.055)
-
-
 def lab_to_linear(colours_lab: np.ndarray) -> np.ndarray:
     """(N, 3) float Lab -> (N, 3) linear BGR, 0-1."""
-    bgr = cv2.cvtColor(np.float32(colours_lab).reshape(1, -1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
-    return srgb_to_linear(np.clip(bgr, 0.0, 1.0))
+    return np.clip(cv2.cvtColor(np.float32(colours_lab).reshape(1, -1, 3), cv2.COLOR_Lab2LBGR).reshape(-1, 3), 0.0, 1.0)
 
 
 def washed_by_glare(colour_lab: np.ndarray, steps: int = 64) -> np.ndarray:
@@ -798,7 +796,7 @@ def washed_by_glare(colour_lab: np.ndarray, steps: int = 64) -> np.ndarray:
     paper = lab_to_linear(np.float32([[PAPER_L, 0.0, 0.0]]))[0]
     added = np.linspace(0.0, 1.0, steps)[:, None] * paper[None]
     washed = np.minimum(lab_to_linear(colour_lab[None])[0][None] + added, paper[None])
-    return cv2.cvtColor(np.float32(linear_to_srgb(washed)).reshape(1, -1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    return cv2.cvtColor(np.float32(washed).reshape(1, -1, 3), cv2.COLOR_LBGR2Lab).reshape(-1, 3)
 
 
 def glare_paths(colours_lab: np.ndarray, kinds: list[str], clear: np.ndarray, teams: tuple[str, ...],
@@ -817,17 +815,13 @@ def glare_paths(colours_lab: np.ndarray, kinds: list[str], clear: np.ndarray, te
 
 def glare_team(colour_lab: np.ndarray, paths: dict[str, np.ndarray], config: VisionConfig) -> str:
     """The team whose glare path (``glare_paths``) passes within ``glare_reach`` of a chip's
-    Lab colour (lightness weighted half, as ``paper_distance``), the next team's at least
+    Lab colour (``lab_distance``), the next team's at least
     ``glare_separation`` times further and beyond that reach; else UNKNOWN. On dev photos
     (seeds 20261216, 20261217, 4242, 7373, 20261219), of the chip calls no colour or hue
     claimed, 28 lay so near one team's path and none near a wrong one's (with a reach of 8,
     one empty card called a chip did). Read so, seeds 20261216, 20261217, 4242 and 7373 gave
     boards exact 418 -> 422 of 554 and '?' 336 -> 319, no wrong call more."""
-    def distance(path: np.ndarray) -> float:
-        offset = path - colour_lab[None]
-        return float(np.sqrt((0.5 * offset[:, 0]) ** 2 + offset[:, 1] ** 2 + offset[:, 2] ** 2).min())
-
-    ranked = sorted((distance(path), team) for team, path in paths.items())
+    ranked = sorted((float(lab_distance(path, colour_lab).min()), team) for team, path in paths.items())
     best, team = ranked[0]
     # near paper white every path ends alike: the next must be beyond the reach too
     if best <= config.glare_reach and ranked[1][0] >= max(config.glare_separation * best, config.glare_reach):
