@@ -146,10 +146,12 @@ def followed_lines(homography: np.ndarray, outline: bool, gray_pyramid: Pyramid,
                   config.min_line_strength, config.line_segments, outline, config.outline_reach)
 
 
-def extent_checked(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig) -> Refinement | None:
-    """The fit moved by whole cells to where the cells say the grid ends (``extent_shift``)
-    and its lines followed again; None when it is where they say."""
-    dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, config.extent_reach)
+def extent_checked(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig, reach: int | None = None
+                   ) -> Refinement | None:
+    """The fit moved by whole cells (up to ``reach``, by default ``extent_reach``) to where the
+    cells say the grid ends (``extent_shift``) and its lines followed again; None when it is
+    where they say."""
+    dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, reach or config.extent_reach)
     if not (dx or dy):
         return None
     return followed_lines(fit.homography @ np.array([[1.0, 0, dx], [0, 1, dy], [0, 0, 1]]), False, gray_pyramid,
@@ -204,7 +206,9 @@ def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Py
     showed the outline, from the card centres first (on dev seeds they were the more precise),
     then (only when asked for more: a sure board stops the search) along the lines. With
     ``judge`` each fit gets the verdict's probability; lattices come back in full-image pixels.
-    A fit along a coloured border that is ruled out goes to ``ruled_out``."""
+    A fit along a coloured border that is ruled out goes to ``ruled_out``. A fit along the
+    lines that is no sure board is tried again moved by up to ``wide_extent_reach`` whole
+    cells to where its cells say the grid ends."""
     h_small, outline = coarse
     homography = np.diag([1 / scale, 1 / scale, 1.0]) @ h_small
     if not outline:
@@ -218,6 +222,10 @@ def fit_proposal(coarse: tuple[np.ndarray, bool], scale: float, gray_pyramid: Py
     if outline and not candidate.eligible and ruled_out is not None:
         ruled_out.append(fit)
     yield candidate
+    if not outline and judge and candidate.score < config.sure_board_probability:
+        moved = extent_checked(fit, gray_pyramid, config, config.wide_extent_reach)
+        if moved is not None:
+            yield judged_fit(moved, gray_pyramid, config, judge)
 
 
 def worth_following(homography: np.ndarray, gray_pyramid: Pyramid, config: VisionConfig) -> bool:

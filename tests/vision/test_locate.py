@@ -416,6 +416,21 @@ def test_only_coarse_fits_whose_cells_may_be_a_boards_are_followed():
     assert not worth_following(grid_homography(true_corners), Pyramid(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)), CONFIG)
 
 
+def test_a_fit_two_cells_off_that_is_no_sure_board_is_moved_back_by_the_wide_extent_check():
+    # placing the cells on a table as busy as the cards (wood grain, a title on the margin)
+    # can land a fit cells off; the usual check moves it one cell, the wide one all the way
+    board = drawn_board(np.random.default_rng(4))
+    photo, true_corners = photo_of(board, np.float32([[200, 80], [700, 100], [730, 580], [160, 550]]), (960, 640))
+    gray_pyramid = Pyramid(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+    off = grid_homography(true_corners) @ np.array([[1.0, 0, 2], [0, 1, -2], [0, 0, 1]])
+    fit = locate.followed_lines(off, False, gray_pyramid, CONFIG)
+    assert corner_error_cells(locate.outer_corners(fit.lattice_xy), true_corners) > 1.5
+    narrow = locate.extent_checked(fit, gray_pyramid, CONFIG)
+    assert narrow is None or corner_error_cells(locate.outer_corners(narrow.lattice_xy), true_corners) > 0.5
+    wide = locate.extent_checked(fit, gray_pyramid, CONFIG, CONFIG.wide_extent_reach)
+    assert wide is not None and corner_error_cells(locate.outer_corners(wide.lattice_xy), true_corners) < 0.25
+
+
 def test_a_crowded_board_whose_margin_runs_off_the_photo_is_placed_on_its_cells():
     # profiles across the rows of an aligned rectification (16 px cells, the grid from 48 to
     # 208), as measured on a rendered video frame late in a game: rows of chips (not paper)
