@@ -250,6 +250,11 @@ class VisionConfig:
     hue_min_cover: float = 0.5
     hue_min_chroma: float = 15.0
     hue_reach_deg: float = 50.0
+    # ... but from green's hue only this far towards blue's: a lamp and the camera's tone curve
+    # turn a lit blue chip cyan, 45-55 deg past green's hue (independent renderer a, seed 80,
+    # photo 16: 8 blue chips read green); on the dev seeds the green chips read by hue lay at
+    # most 29 deg that way, a blue one read green 38 deg
+    green_hue_reach_to_blue_deg: float = 35.0
     # ... and whose disc is smoother than this (vision texture: chips 0.7-16 on dev photos, p90
     # 16; dark suit ink tinted by white balance 22-37, which a pale chip's hue let through)
     hue_max_texture: float = 20.0

@@ -229,6 +229,21 @@ def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
     assert smooth[55] == "B"  # the same colour on a smooth disc: a blue chip in shade
 
 
+def test_a_lit_blue_chip_turned_cyan_is_not_given_green_by_its_hue():
+    class Chips:  # the cell model sure of a chip on every cell
+        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+            return np.tile([0.98, 0.02, 0.0], (len(matrix), 1))
+
+    lab = np.zeros((10, 10, 3), np.float32)
+    lab[..., 1:] = (50, 25)  # red chips, for the other cells
+    lab[1, 1] = (88, -33, -3)  # a blue chip a lamp turned cyan: hue 185, 42 deg past green's towards blue
+    lab[2, 2] = (80, -30, 6)  # a teal green chip in shade: hue 169, 26 deg past green's
+    chip_ab = {"B": (5.0, -45.0), "G": (-40.0, 30.0), "R": (50.0, 25.0)}
+    reading = classify(plain_features(lab, np.full((10, 10), 0.9, np.float32)), ("B", "G", "R"), CONFIG,
+                       model=Chips(), chip_ab=chip_ab)
+    assert (reading[11], reading[22]) == ("?", "G")
+
+
 def test_an_unsure_cell_where_a_chip_arrived_goes_by_the_colour_of_the_teams_chips():
     class ChipsOnEdgeRows:  # sure of the chips on rows 0 and 9, unsure everywhere else
         def probabilities(self, matrix: np.ndarray) -> np.ndarray:
