@@ -151,7 +151,8 @@ def extent_checked(fit: Refinement, gray_pyramid: Pyramid, config: VisionConfig,
     """The fit moved by whole cells (up to ``reach``, by default ``extent_reach``) to where the
     cells say the grid ends (``extent_shift``) and its lines followed again; None when it is
     where they say."""
-    dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, reach or config.extent_reach)
+    reach = config.extent_reach if reach is None else reach
+    dx, dy, _ = extent_shift(gray_pyramid, fit.homography, config.evidence_cell_px, reach)
     if not (dx or dy):
         return None
     return followed_lines(fit.homography @ np.array([[1.0, 0, dx], [0, 1, dy], [0, 0, 1]]), False, gray_pyramid,
