@@ -777,11 +777,12 @@ def _team_by_hue(colour_ab: np.ndarray, centres: dict[str, np.ndarray], config: 
     has a hue too.)"""
     if float(np.linalg.norm(colour_ab)) < config.hue_min_chroma:
         return UNKNOWN
-    gaps = sorted((float(hue_gap(hue_deg(colour_ab), hue_deg(centre))), team) for team, centre in centres.items())
+    hue = float(hue_deg(colour_ab))
+    gaps = sorted((float(hue_gap(hue, hue_deg(centre))), team) for team, centre in centres.items())
     (best, team), second = gaps[0], (gaps[1][0] if len(gaps) > 1 else 180.0)
     if team == "R" or best > config.hue_reach_deg or second < config.colour_separation * best:
         return UNKNOWN
-    towards_blue = float(hue_deg(colour_ab) - hue_deg(centres[team])) % 360.0 < 180.0
+    towards_blue = (hue - float(hue_deg(centres[team]))) % 360.0 < 180.0
     if team == "G" and towards_blue and best > config.green_hue_reach_to_blue_deg:
         return UNKNOWN
     return team

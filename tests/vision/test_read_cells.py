@@ -207,11 +207,14 @@ def test_with_no_red_team_an_unsure_clear_red_disc_is_card_art():
     assert three_teams.cells.count("?") == 96  # with red chips in play the heart may be one
 
 
-def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
-    class Chips:  # the cell model sure of a chip on every cell
-        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-            return np.tile([0.98, 0.02, 0.0], (len(matrix), 1))
+class SureOfChips:
+    """A cell model sure of a chip on every cell."""
 
+    def probabilities(self, matrix: np.ndarray) -> np.ndarray:
+        return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
+
+
+def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
     lab = np.zeros((10, 10, 3), np.float32)
     cover = np.full((10, 10), 0.9, np.float32)
     lab[..., 1:] = (50, 25)  # a clear red: red chips, for the other cells
@@ -223,24 +226,20 @@ def test_a_washed_out_chip_is_given_the_team_of_its_hue_but_never_red():
     texture = np.full((10, 10), 5.0, np.float32)
     texture[5, 5] = 30.0  # ... as busy as printed ink, which no chip is
     chip_ab = {"B": (5.0, -45.0), "G": (-40.0, 30.0), "R": (50.0, 25.0)}
-    reading = classify(plain_features(lab, cover, texture), ("B", "G", "R"), CONFIG, model=Chips(), chip_ab=chip_ab)
+    reading = classify(plain_features(lab, cover, texture), ("B", "G", "R"), CONFIG, model=SureOfChips(), chip_ab=chip_ab)
     assert [reading[i] for i in (11, 22, 33, 44, 55)] == ["B", "G", "?", "?", "?"]
-    smooth = classify(plain_features(lab, cover), ("B", "G", "R"), CONFIG, model=Chips(), chip_ab=chip_ab)
+    smooth = classify(plain_features(lab, cover), ("B", "G", "R"), CONFIG, model=SureOfChips(), chip_ab=chip_ab)
     assert smooth[55] == "B"  # the same colour on a smooth disc: a blue chip in shade
 
 
 def test_a_lit_blue_chip_turned_cyan_is_not_given_green_by_its_hue():
-    class Chips:  # the cell model sure of a chip on every cell
-        def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-            return np.tile([0.98, 0.02, 0.0], (len(matrix), 1))
-
     lab = np.zeros((10, 10, 3), np.float32)
     lab[..., 1:] = (50, 25)  # red chips, for the other cells
     lab[1, 1] = (88, -33, -3)  # a blue chip a lamp turned cyan: hue 185, 42 deg past green's towards blue
     lab[2, 2] = (80, -30, 6)  # a teal green chip in shade: hue 169, 26 deg past green's
     chip_ab = {"B": (5.0, -45.0), "G": (-40.0, 30.0), "R": (50.0, 25.0)}
     reading = classify(plain_features(lab, np.full((10, 10), 0.9, np.float32)), ("B", "G", "R"), CONFIG,
-                       model=Chips(), chip_ab=chip_ab)
+                       model=SureOfChips(), chip_ab=chip_ab)
     assert (reading[11], reading[22]) == ("?", "G")
 
 
@@ -325,13 +324,6 @@ def test_a_chip_call_whose_colour_reaches_the_cards_corners_where_a_hand_may_be_
     greyish[2, 1:5] = greyish[4, 1:5] = (50, 3, -11)
     faint = replace(features, colour_lab=greyish, colour_cover=np.where(greyish[..., 0] > 0, 0.9, 0.0))
     assert classify(faint, ("B", "G"), CONFIG, model=model).cells[41:45] == "BBBB"
-
-
-class SureOfChips:
-    """A cell model sure of a chip on every cell."""
-
-    def probabilities(self, matrix: np.ndarray) -> np.ndarray:
-        return np.tile([0.95, 0.03, 0.02], (len(matrix), 1))
 
 
 def pictures() -> tuple[np.ndarray, np.ndarray]:
