@@ -18,14 +18,14 @@ import cv2
 import numpy as np
 
 from referee.board import CHIP_COLOURS, EMPTY, UNKNOWN
-from vision.cell_model import CLASSES, default_model
+from vision.cell_model import CLASSES
 from vision.config import VisionConfig
 from vision.errors import BoardCutOff, BoardNotFound, VisionError
 from vision.lens import undistorted
 from vision.locate_reference import locate_by_reference
 from vision.pipeline import analyze_image, rectified_board, reference_lab
 from vision.profile import REFERENCE_CELL_PX, TEAMS, LensModel, Profile
-from vision.read_cells import cluster_team_colours, measure_cells, prepare, reference_change
+from vision.read_cells import cell_probabilities, cluster_team_colours, measure_cells, prepare, reference_change
 
 MIN_PAPER_LIGHTNESS = 110  # the cards' paper darker than this (0-255): the photo is too dark
 MAX_CHIPS_ON_EMPTY = 2  # more cells than this read as chips: the "empty" board is not empty
@@ -177,7 +177,7 @@ def chip_colours(photos: tuple[np.ndarray, ...], profile: Profile, config: Visio
         features = measure_cells(prepared, config)
         reference = reference_lab(profile, board.shape[0], config)  # oriented: the artwork found it
         change = reference_change(prepared, reference, features.centre_yx, config).reshape(-1)
-        kinds = default_model().probabilities(features.matrix()).argmax(axis=1)
+        kinds = cell_probabilities(features).argmax(axis=1)
         chips = (change > config.chip_min_change) & (kinds == CLASSES.index("chip"))
         colours.append(features.colour_lab.reshape(-1, 3)[chips, 1:])
     found = np.concatenate(colours) if colours else np.zeros((0, 2), np.float32)

@@ -203,6 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_compare.add_argument("files", nargs="+", metavar="CSV", help="BEFORE.csv AFTER.csv, one pair per set")
     train_cells = commands.add_parser("train-cells", help="fit the cell model on rendered photos")
     _training_arguments(train_cells, "photos to learn from", "vision/models/cells.json", n=10200, several_seeds=True)
+    train_net = commands.add_parser("train-cell-net", help="fit the cell network on rendered photos")
+    _training_arguments(train_net, "photos to learn from", "vision/models/cells.onnx", n=4000, several_seeds=True)
+    train_net.add_argument("--epochs", type=int, default=10, help="passes over the cells (default 10)")
     train_locator = commands.add_parser("train-locator", help="fit the board verdict of locating on rendered photos")
     _training_arguments(train_locator, "photos with a board", "vision/models/board_verdict.json")
     train_locator.add_argument("--no-board", type=int, default=60, help="photos without a board (default 60)")
@@ -284,6 +287,11 @@ def run_command(args: argparse.Namespace) -> int:
 
         seeds = TRAIN_SEEDS if args.seed is None else tuple(args.seed)
         return run_train(args.photos, args.n, seeds, args.out or default_out(), args.workers)
+    if args.command == "train-cell-net":
+        from seqcam.train_cell_net import NET_TRAIN_SEEDS, default_out, run_train_net
+
+        seeds = NET_TRAIN_SEEDS if args.seed is None else tuple(args.seed)
+        return run_train_net(args.photos, args.n, seeds, args.out or default_out(), args.workers, args.epochs)
     if args.command == "calibrate":
         from seqcam.calibrate_command import run_calibrate
 

@@ -25,7 +25,7 @@ from seqcam.bench_vision import render_bench_set
 from vision.cell_model import CLASSES, MODEL_PATH, PATCH_SIDE, SCALAR_FEATURES, BoostedTrees, CellModel
 from vision.config import VisionConfig
 from vision.pipeline import rectified_board
-from vision.read_cells import called_classes, measure_cells, prepare
+from vision.read_cells import PreparedBoard, called_classes, measure_cells, prepare
 from vision.warp import lattice_from_corners
 
 # never the bench's seed; 1,700 photos of each (since objects lie on some boards, four seeds left
@@ -59,8 +59,14 @@ class PhotoSamples:
                         np.where(self.chip, CLASSES.index("chip"), CLASSES.index("empty")))
 
 
-def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) -> PhotoSamples | None:
-    """The samples of one labelled photo; None for a photo with no whole board."""
+PLAYING = np.array([cell for cell in range(100) if cell not in CORNERS])
+
+
+def board_on_true_grid(path: Path, config: VisionConfig,
+                       rng: np.random.Generator) -> tuple[PreparedBoard, np.ndarray, np.ndarray] | None:
+    """A labelled photo's board warped on its true corners jittered (``CORNER_JITTER_CELLS``)
+    and prepared for reading, with what each cell holds (a chip, (100,) bool) and how much of
+    it a hand or an object covers ((100,) share); None for a photo with no whole board."""
     label = json.loads(path.with_suffix(".json").read_text())
     if not label.get("has_board") or not label.get("board_fully_visible"):
         return None
@@ -68,15 +74,23 @@ def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) ->
     cell = float(np.linalg.norm(corners[1] - corners[0])) / 10
     corners = corners + rng.normal(0, CORNER_JITTER_CELLS * cell, corners.shape).astype(np.float32)
     board_bgr = rectified_board(cv2.imread(str(path)), lattice_from_corners(corners), config.cell_px)
-    features = measure_cells(prepare(board_bgr, config), config).matrix()
-    keep = [c for c in range(100) if c not in CORNERS]
     if "covered_share" in label:
         covered = np.float32(label["covered_share"])
     else:  # labels written before the shares: the hidden cells only
         covered = np.zeros(100, np.float32)
         covered[[r * 10 + c for r, c in label["occluded"]]] = 1.0
     chip = np.array([symbol != "." for symbol in "".join(label["grid"])])
-    return PhotoSamples(features[keep], chip[keep], covered[keep])
+    return prepare(board_bgr, config), chip, covered
+
+
+def photo_samples(path: Path, config: VisionConfig, rng: np.random.Generator) -> PhotoSamples | None:
+    """The samples of one labelled photo; None for a photo with no whole board."""
+    board = board_on_true_grid(path, config, rng)
+    if board is None:
+        return None
+    prepared, chip, covered = board
+    features = measure_cells(prepared, config).matrix()
+    return PhotoSamples(features[PLAYING], chip[PLAYING], covered[PLAYING])
 
 
 def turned_patches(features: np.ndarray, rng: np.random.Generator) -> np.ndarray:

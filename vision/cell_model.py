@@ -4,8 +4,9 @@ The inputs are the measures of ``read_cells`` (shares of a disc, colour, smoothn
 roundness, the card's free corners), each normalised to the photo's own paper, and the cell's
 picture itself shrunk to 8 x 8 (paper-normalised Lab): what a chip looks like beside card art
 of the same colour. Nothing depends on one artwork. Gradient-boosted decision trees turn them
-into three probabilities, averaged over a few such models fitted apart; a cell whose call is
-not clear enough is reported '?' (``read_cells.called_classes``).
+into three probabilities, averaged over a few such models fitted apart, then pooled with
+those of a small network that sees the cell's picture closer (``cell_net``); a cell whose
+call is not clear enough is reported '?' (``read_cells.called_classes``).
 
 The trees live in ``vision/models/cells.json`` and are rebuilt by ``seqcam train-cells``
 (scikit-learn fits them; reading them needs numpy alone).

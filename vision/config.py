@@ -194,6 +194,9 @@ class VisionConfig:
     round_test_min_cover: float = 0.5  # discs at least this much one colour are tested for roundness
     gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
     min_cell_confidence: float = 0.8  # chip or empty: the likelier's share of the two below which a cell is '?'
+    # the cell network's probabilities pooled with the trees' (read_cells.pooled); off, the trees
+    # alone (the checks after reading are tested on the doubts the trees leave)
+    cell_network: bool = True
     # the cell model's probability of a hand or shadow from which a cell is '?'. A chip under a
     # finger shows no more of itself than an empty card: at 0.8, the dev seeds read 30 chips under
     # hands empty (4242/76: a hand 0.7 likely); at 0.6, 19 for 24 more visible cells '?'

@@ -18,6 +18,7 @@ import numpy as np
 from referee.board import CORNER_MARK, EMPTY, UNKNOWN, Board
 from referee.cells import CORNERS
 from vision.cell_model import CLASSES, PATCH_SIDE, CellModel, default_model
+from vision.cell_net import cell_crops, net_probabilities
 from vision.config import VisionConfig
 
 GRID = 10
@@ -44,6 +45,7 @@ class CellFeatures:
     paper_tint: np.ndarray  # ... spread over the cell and its neighbours becomes their "paper", so say how it differs
     centre_yx: np.ndarray  # (10, 10, 2) where the disc was placed, in board pixels
     patch: np.ndarray  # (10, 10, PATCH_SIDE * PATCH_SIDE * 3) the cell's picture shrunk, paper-normalised Lab
+    board_lab: np.ndarray | None = None  # the paper-normalised Lab board measured, which vision.cell_net looks at
 
     def matrix(self) -> np.ndarray:
         """(100, F) in the order of vision.cell_model.FEATURES."""
@@ -335,7 +337,7 @@ def measure_cells(prepared: PreparedBoard, config: VisionConfig) -> CellFeatures
     paper_tint = np.linalg.norm(prepared.paper_lab[..., 1:] - board_paper[1:], axis=-1)
     return CellFeatures(cover[ys, xs], wide[ys, xs], colour_cover, corner_paper, corner_lightness, corner_colour, colour,
                         texture[ys, xs], roundness, paper_shade, paper_tint, np.stack([ys, xs], axis=-1),
-                        cell_patches(lab))
+                        cell_patches(lab), lab if config.cell_network else None)
 
 
 def near_colour(pixels_ab: np.ndarray, colour_lab: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -629,8 +631,23 @@ def cell_probabilities(features: CellFeatures, model: CellModel | None = None) -
 @lru_cache(maxsize=4)
 def _default_probabilities(features: CellFeatures) -> np.ndarray:
     probabilities = default_model().probabilities(features.matrix())
+    if features.board_lab is not None:  # the network sees what the trees' measures miss
+        crops = cell_crops(features.board_lab, features.board_lab.shape[0] // GRID)
+        probabilities = pooled(probabilities, net_probabilities(crops))
     probabilities.setflags(write=False)  # shared by every caller
     return probabilities
+
+
+def pooled(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """(N, 3) the normalised geometric mean of two (N, 3) sets of probabilities: a class both
+    judges find likely stays likely, one either rules out is ruled out. On the dev photos
+    warped on their true corners (999 boards, 92,541 cells in view, chip or empty called at
+    ``min_cell_confidence`` 0.8), the trees alone called 107 cells wrong and 1,121 '?', the
+    network alone 52 and 634, their plain mean 27 and 795, this 44 and 609 (23 and 742 at 0.9);
+    read by the whole pipeline, the pooled judges left 76 cells wrong and 355 '?' where the
+    trees left 101 and 530."""
+    mean = np.sqrt(first * second)
+    return mean / np.maximum(mean.sum(axis=1, keepdims=True), 1e-12)
 
 
 def model_odds(features: CellFeatures, model: CellModel | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -88,7 +88,8 @@ def test_a_finger_across_a_chips_centre_is_filled_from_a_quarter_turn_away():
 
 
 def test_cells_a_hand_covers_in_part_are_read_and_those_it_hides_are_not():
-    image = arm_over(drawn_board(GRID), 0.45)
+    # just under half of each edge cell covered: at 0.45 the cell network reads them right even unmended
+    image = arm_over(drawn_board(GRID), 0.48)
     expected = [row if r not in ARM_ROWS else "??????...." for r, row in enumerate(GRID)]
     _, _, reading = read_rectified(image, ("B", "G"), CONFIG)
     assert reading == Board.from_rows(expected)

@@ -344,7 +344,8 @@ def test_a_polish_that_reads_worse_than_the_grid_as_located_is_not_kept(monkeypa
     """On cards printed with their index at one side the card centres can pull a right grid a
     third of a cell off them (dev photo 5151/30), which reads '?' and wrong chips. Such a
     polish is stood in for here, so that the check is tested whatever the polish does on this
-    CPU: read against the grid as located, it is dropped and the board reads exactly."""
+    CPU: read against the grid as located, it is dropped and the board reads exactly. Read
+    by the trees alone: the cell network reads even the shifted grid right."""
     path = default_sample()
     label = json.loads(path.with_suffix(".json").read_text())
     decoded = decode_image(path.read_bytes(), CONFIG, "photo")
@@ -356,8 +357,9 @@ def test_a_polish_that_reads_worse_than_the_grid_as_located_is_not_kept(monkeypa
         board = analyze_image(decoded.image_bgr, label["teams"], config, locate=lambda *_: located).board
         return sum(read != true for read, true in zip(board.cells, truth))
 
-    assert misread(replace(CONFIG, polish_checked_move=99.0)) > 5
-    assert misread(CONFIG) == 0
+    trees_alone = replace(CONFIG, cell_network=False)
+    assert misread(replace(trees_alone, polish_checked_move=99.0)) > 5
+    assert misread(trees_alone) == 0
 
 
 def test_a_frame_is_read_where_the_grid_lay_in_the_frame_before_without_a_search(monkeypatch):
@@ -421,12 +423,13 @@ def test_cards_unsure_but_like_their_empty_twin_are_read_empty(index):
     CPU to CPU; the grid is still polished on the card centres, so which cards are in doubt
     changes with that step): a card left '?' whose empty twin looks like it to a likeness of
     0.75 to 0.9 (``twin_art``) is read empty, and rightly. (Mending cells over a hand,
-    ``vision.hands``, reads photo 208's card itself: it is turned off here.)"""
+    ``vision.hands``, reads photo 208's card itself: it is turned off here; so is the cell
+    network, which reads both cards outright.)"""
     photo = render_one(4242, index)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
-    config = replace(CONFIG, hand_seed_probability=math.inf)
+    config = replace(CONFIG, hand_seed_probability=math.inf, cell_network=False)
     strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(config, twin_art=0.9),
                            locate=lambda *_: located).board.cells
     read = analyze_image(decoded.image_bgr, photo.label["teams"], config, locate=lambda *_: located).board.cells
@@ -440,12 +443,12 @@ def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_
     outright), read on their true grid: the cell model could not choose between chip and card,
     and their empty printed twin shows the same card bare, unlike them (``chips_where_twin_unlike``).
     Decoded at half its size, as 12 MP photos were before (at a quarter the model reads photo
-    19's chip outright)."""
+    19's chip outright). Read by the trees alone: the cell network reads both chips outright."""
     photo = render_one(5151, index)
     decoded = decode_image(photo.jpeg, replace(CONFIG, large_photo_decode_long_side=CONFIG.decode_long_side), "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
-    twins_only = replace(CONFIG, like_chip_max_empty_ratio=-1.0)  # the chips' likeness would settle some as well
+    twins_only = replace(CONFIG, like_chip_max_empty_ratio=-1.0, cell_network=False)  # the chips' likeness would settle some as well
     strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(twins_only, twin_chip_max_likeness=-1.0),
                            locate=lambda *_: located).board.cells
     read = analyze_image(decoded.image_bgr, photo.label["teams"], twins_only, locate=lambda *_: located).board.cells
@@ -472,13 +475,14 @@ def test_a_tint_on_most_empty_cards_is_not_taken_for_chips():
     cards show is not chips' (``orient.cast_on_empty_cards``). Read as it was then, with cells
     a hand is 0.6 to 0.8 likely over called as the model leans: those '?' now make the reader
     keep the grid moved onto the card centres instead, where no cast shows; so do cells mended
-    over the hand (``vision.hands``), turned off here too."""
+    over the hand (``vision.hands``), turned off here too, and the cell network (it reads
+    those cards empty outright)."""
     photo = render_one(7373, 24)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     hidden = {row * 10 + col for row, col in photo.label["occluded"]}  # a hand at the right edge
     visible = [cell for cell in range(100) if cell not in hidden]
     truth = "".join(photo.label["grid"])
-    as_located = replace(CONFIG, max_hidden_probability=0.8, hand_seed_probability=math.inf)
+    as_located = replace(CONFIG, max_hidden_probability=0.8, hand_seed_probability=math.inf, cell_network=False)
     doubted = analyze_image(decoded.image_bgr, photo.label["teams"], replace(as_located, cast_min_share=math.inf)).board
     read = analyze_image(decoded.image_bgr, photo.label["teams"], as_located).board.cells
     assert sum(doubted.cells[cell] == UNKNOWN for cell in visible) >= 10
@@ -489,14 +493,16 @@ def test_a_cell_unsure_that_looks_like_a_teams_chips_on_the_same_board_is_read_a
     """Dev photo 5151/19, read on its true grid: a chip the cell model could not tell from its
     card looks like the board's other chips of its team and like no empty card
     (``chip_likeness.chips_like_team_chips``). (Photo 108's dark blue chip, this test's until
-    chip calls under fingers were mended, is now read by the model.)"""
+    chip calls under fingers were mended, is now read by the model.) Read by the trees alone:
+    the cell network reads the chip outright."""
     photo = render_one(5151, 19)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
-    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, like_chip_max_empty_ratio=-1.0),
+    trees_alone = replace(CONFIG, cell_network=False)
+    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(trees_alone, like_chip_max_empty_ratio=-1.0),
                            locate=lambda *_: located).board.cells
-    read = analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG, locate=lambda *_: located).board.cells
+    read = analyze_image(decoded.image_bgr, photo.label["teams"], trees_alone, locate=lambda *_: located).board.cells
     settled = [cell for cell, (before, after) in enumerate(zip(strict, read)) if before != after]
     assert settled and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] != EMPTY for cell in settled)
 
