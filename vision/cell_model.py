@@ -69,10 +69,7 @@ class BoostedTrees:
             walking = walking[~leaf[node[walking]]]
         node = node.reshape(cells, trees)
         votes = self.value.reshape(-1)[node]  # (cells, trees)
-        logits = self.baseline + votes @ np.eye(len(CLASSES))[self.tree_class]  # each tree votes for its class
-        logits -= logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        return exp / exp.sum(axis=1, keepdims=True)
+        return softmax(self.baseline + votes @ np.eye(len(CLASSES))[self.tree_class])  # each tree votes for its class
 
     def to_json(self) -> dict:
         trees = []
@@ -139,6 +136,12 @@ class CellModel:
         if data.get("features") != list(FEATURES) or data.get("classes") != list(CLASSES) or not data.get("members"):
             raise ValueError("the cell model file is of another form or was trained on other features; run seqcam train-cells")
         return cls(tuple(BoostedTrees.from_json(member) for member in data["members"]))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """(N, K) log-odds -> (N, K) probabilities, each row summing to 1."""
+    exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return exp / exp.sum(axis=1, keepdims=True)
 
 
 def rounded(values: np.ndarray) -> list:

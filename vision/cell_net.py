@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cell_model import softmax
 from vision.warp import GRID
 
 NET_PATH = Path(__file__).parent / "models" / "cells.onnx"
@@ -58,7 +59,4 @@ def net_probabilities(crops: np.ndarray) -> np.ndarray:
     """(N, 3, CROP_SIDE, CROP_SIDE) crops -> (N, 3) probabilities of ``cell_model.CLASSES``."""
     network = _network()
     network.setInput(np.ascontiguousarray(crops, np.float32))
-    logits = network.forward().astype(np.float64)
-    logits -= logits.max(axis=1, keepdims=True)
-    exp = np.exp(logits)
-    return exp / exp.sum(axis=1, keepdims=True)
+    return softmax(network.forward().astype(np.float64))
