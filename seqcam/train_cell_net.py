@@ -3,8 +3,9 @@
 As for the trees (``seqcam.train_cells``): photos are warped on their true corners jittered
 as locating would leave them, and a cell is taught hidden from each of ``HIDDEN_LABEL_SHARES``
 covered, here as one soft target (half hidden between the two shares). Each batch is turned a
-random quarter and mirrored half the time: a board is read before its top is known, and no
-call depends on the art's handedness. PyTorch fits the network (``pip install -e
+random quarter and mirrored half the time (a board is read before its top is known, and no
+call depends on the art's handedness), each crop's lightness and colour jittered a little
+(``photometric_jitter``). PyTorch fits the network (``pip install -e
 '.[train-net]'``); it is written out as ONNX, which OpenCV reads.
 """
 
@@ -24,10 +25,14 @@ from vision.cell_net import CROP_SIDE, NET_PATH, cell_crops
 from vision.config import VisionConfig
 
 # never the bench's seed nor the trees' (seqcam.train_cells.TRAIN_SEEDS), 2,000 photos each
-NET_TRAIN_SEEDS = (7787, 7788)
-EPOCHS = 10
+NET_TRAIN_SEEDS = (7787, 7788, 7789, 7790)
+TRAIN_PHOTOS = 8000
+EPOCHS = 15
 BATCH = 256
-QUANT_STEP = 1 / 40  # crops are kept as bytes while the set is gathered: 4,000 photos' fit in 1.2 GB
+QUANT_STEP = 1 / 40  # crops are kept as bytes while the set is gathered: 8,000 photos' fit in 2.4 GB
+# each crop's lightness scaled and shifted, its colour shifted, by up to these (network units, about
+# 5 Lab units a tenth): another camera's white balance and contrast than the renderer's
+LIGHTNESS_GAIN, LIGHTNESS_SHIFT, COLOUR_SHIFT = 0.15, 0.15, 0.1
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,17 @@ def photo_crops(job: tuple[str, int]) -> CropSamples | None:
     return CropSamples(to_bytes(cell_crops(prepared.lab, prepared.cell_px))[PLAYING], chip[PLAYING], covered[PLAYING])
 
 
+def photometric_jitter(pictures: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``pictures`` (n, 3, side, side, network units) with each one's lightness scaled and
+    shifted and its colour shifted by a random amount (``LIGHTNESS_GAIN`` and the rest)."""
+    n = len(pictures)
+    jittered = pictures.astype(np.float32, copy=True)
+    gain = rng.uniform(1 - LIGHTNESS_GAIN, 1 + LIGHTNESS_GAIN, (n, 1, 1)).astype(np.float32)
+    jittered[:, 0] = jittered[:, 0] * gain + rng.uniform(-LIGHTNESS_SHIFT, LIGHTNESS_SHIFT, (n, 1, 1))
+    jittered[:, 1:] += rng.uniform(-COLOUR_SHIFT, COLOUR_SHIFT, (n, 2, 1, 1)).astype(np.float32)
+    return jittered
+
+
 def network():  # -> torch.nn.Module
     """Four 3 x 3 convolutions (12 to 48 channels), each but the last halving the picture,
     pooled over the picture, then two dense layers: about 30,000 weights, a board's 100
@@ -106,7 +122,7 @@ def fit_network(crops: np.ndarray, targets: np.ndarray, epochs: int, seed: int):
         model.train()
         for step in range(len(crops) // BATCH):
             batch = order[step * BATCH:(step + 1) * BATCH]
-            pictures = np.rot90(from_bytes(crops[batch]), rng.integers(0, 4), axes=(2, 3))
+            pictures = np.rot90(photometric_jitter(from_bytes(crops[batch]), rng), rng.integers(0, 4), axes=(2, 3))
             if rng.random() < 0.5:
                 pictures = pictures[:, :, :, ::-1]
             log_p = torch.log_softmax(model(torch.from_numpy(np.ascontiguousarray(pictures))), dim=1)
@@ -130,7 +146,7 @@ def export_network(model, out: Path) -> None:
 
 
 def run_train_net(photos_dir: str | None, n: int, seeds: tuple[int, ...], out: str, workers: int,
-                  epochs: int = EPOCHS) -> int:
+                  epochs: int) -> int:
     """Fits the network on ``n`` photos from ``seeds`` (the first seeds the jitter and the fit)."""
     directory = Path(photos_dir) if photos_dir else Path("/tmp/seqcam-train-cells")
     paths = training_photos(directory, n, seeds, workers)

@@ -4,7 +4,8 @@ The trees of ``cell_model`` see a cell through a few measures and its picture sh
 8 x 8; at that size a chip on a court card, a pale chip, a heart filling an ace and a finger
 at the cell's edge look alike. The network sees the cell at 32 x 32 with a quarter of a cell
 of its neighbours on each side (a hand reaching in shows there first), in the same
-paper-normalised Lab. Its probabilities are pooled with the trees' (``read_cells.pooled``).
+paper-normalised Lab. Its probabilities are pooled with the trees' (``read_cells.pooled``),
+weighing more.
 It costs about 12 ms a board read on one core (with its crops, 14; a photo's reading asks
 for about three boards).
 
@@ -27,6 +28,7 @@ NET_PATH = Path(__file__).parent / "models" / "cells.onnx"
 CROP_SIDE = 32  # pixels of the network's input, square
 MARGIN_SHARE = 0.25  # of a cell, shown on each side around it
 L_SCALE, L_OFFSET, AB_SCALE = 50.0, 1.8, 40.0  # Lab to the network's inputs, about -2 to 2
+NETWORK_WEIGHT = 0.7  # the network's share in its pooled judgement with the trees (read_cells.pooled)
 
 
 def cell_crops(lab: np.ndarray, cell_px: int) -> np.ndarray:

@@ -193,14 +193,19 @@ class VisionConfig:
     colour_spread_share: float = 0.35  # ... or this share of its chroma
     round_test_min_cover: float = 0.5  # discs at least this much one colour are tested for roundness
     gradient_cap: float = 40.0  # lightness gradients are capped at this before averaging
-    min_cell_confidence: float = 0.8  # chip or empty: the likelier's share of the two below which a cell is '?'
+    # chip or empty: the likelier's share of the two below which a cell is '?'. With the network
+    # of 8,000 photos, on the dev sets (999 boards), with max_hidden_probability: 0.8 and 0.6 left
+    # 70 cells wrong (18 but for a board read a turn off), 276 '?', 20 hidden cells wrong, 844
+    # boards exact; 0.9 and 0.7, 65 (13), 298, 22, 845
+    min_cell_confidence: float = 0.9
     # the cell network's probabilities pooled with the trees' (read_cells.pooled); off, the trees
     # alone (the checks after reading are tested on the doubts the trees leave)
     cell_network: bool = True
     # the cell model's probability of a hand or shadow from which a cell is '?'. A chip under a
-    # finger shows no more of itself than an empty card: at 0.8, the dev seeds read 30 chips under
-    # hands empty (4242/76: a hand 0.7 likely); at 0.6, 19 for 24 more visible cells '?'
-    max_hidden_probability: float = 0.6
+    # finger shows no more of itself than an empty card: with the trees alone, at 0.8 the dev seeds
+    # read 30 chips under hands empty (4242/76: a hand 0.7 likely), at 0.6, 19 for 24 more visible
+    # cells '?'. Pooled with the network, 0.7 (see min_cell_confidence)
+    max_hidden_probability: float = 0.7
     # cells a hand covers in part, read on their part in view turned about the centre
     # (vision/hands.py): the hand's colours are those of the cells the model gives a hand at
     # least hand_seed_probability against those it gives one at most hand_free_probability ...
@@ -356,6 +361,10 @@ class VisionConfig:
     # turned and two the ink could not tell set right (fresh seed 20261203: a wrong turn led by 4.7,
     # on cards of little art, where the ink was sure)
     min_twin_margin: float = 4.0
+    # a card read empty is not doubted by the print (pipeline.unknown_where_doubtful) where the cell
+    # model gives a chip under this share against an empty card and a hand under this (pipeline.sure_empty)
+    sure_empty_max_chip_share: float = 0.02
+    sure_empty_max_hand: float = 0.1
     # a cell read empty whose disc shows a colour its printed card cannot carry is '?'
     # (orient.foreign_to_card): a translucent or dull chip taken for art
     foreign_min_cover: float = 0.5  # 0.7 missed small chips on tall cards, read empty (independent renderer a)

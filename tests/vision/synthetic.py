@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from referee.board import UNKNOWN, Board
 from referee.cells import CORNER, LAYOUT, RED_SUITS
 from vision.cell_model import PATCH_SIDE
+from vision.config import VisionConfig
 from vision.read_cells import CellFeatures
 
 CELL = 40
+
+
+def trees_alone(config: VisionConfig) -> VisionConfig:
+    """``config`` reading with the cell model's trees alone, at the thresholds they were tuned
+    with: the checks after reading settle the trees' doubts, and are tested on them (with the
+    cell network, the photos those tests read have no doubts left to settle)."""
+    return replace(config, cell_network=False, min_cell_confidence=0.8, max_hidden_probability=0.6)
 CHIP_BGR = {"B": (190, 80, 20), "G": (60, 150, 30), "R": (40, 30, 200)}
 
 

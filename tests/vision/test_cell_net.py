@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from seqcam.train_cell_net import from_bytes, soft_targets, to_bytes
+from seqcam.train_cell_net import (COLOUR_SHIFT, LIGHTNESS_GAIN, LIGHTNESS_SHIFT, from_bytes, photometric_jitter,
+                                   soft_targets, to_bytes)
 from vision import pipeline
 from vision.cell_model import CLASSES
 from vision.cell_net import CROP_SIDE, _network, cell_crops, net_probabilities
@@ -44,6 +45,14 @@ def test_pooling_keeps_what_both_judges_find_likely_and_rules_out_what_either_ru
     assert pooled_probabilities[2] == pytest.approx(trees[2])
 
 
+def test_where_the_judges_disagree_the_network_weighs_more_by_its_weight():
+    trees, network = np.array([[0.3, 0.7, 0.0]]), np.array([[0.7, 0.3, 0.0]])
+    assert pooled(trees, network, 0.5)[0, 0] == pytest.approx(0.5)
+    assert pooled(trees, network, 0.7)[0, 0] == pytest.approx(0.7 ** 0.7 * 0.3 ** 0.3 / (
+        0.7 ** 0.7 * 0.3 ** 0.3 + 0.3 ** 0.7 * 0.7 ** 0.3))
+    assert pooled(trees, network)[0, 0] > 0.5 and pooled(network, trees)[0, 0] < 0.5
+
+
 def test_crops_survive_the_bytes_they_are_gathered_in():
     crops = cell_crops(np.random.default_rng(0).uniform([20, -60, -60], [100, 60, 60], (320, 320, 3)).astype(np.float32),
                        CELL)
@@ -79,3 +88,17 @@ def test_an_unreadable_network_file_is_refused_with_what_to_do(tmp_path):
     broken.write_bytes(b"not a network")
     with pytest.raises(ValueError, match="seqcam train-cell-net"):
         _network(broken)
+
+
+def test_jitter_moves_each_crops_lightness_and_colour_by_its_own_bounded_amount_and_keeps_its_picture():
+    rng = np.random.default_rng(5)
+    pictures = rng.normal(0, 1, (200, 3, CROP_SIDE, CROP_SIDE)).astype(np.float32)
+    jittered = photometric_jitter(pictures, np.random.default_rng(6))
+    assert jittered.shape == pictures.shape and not np.shares_memory(jittered, pictures)
+    colour_moves = (jittered[:, 1:] - pictures[:, 1:]).reshape(200, 2, -1)
+    assert np.ptp(colour_moves, axis=2).max() < 1e-5  # one shift over the whole crop
+    assert np.abs(colour_moves).max() <= COLOUR_SHIFT and np.std(colour_moves[:, :, 0]) > COLOUR_SHIFT / 4
+    gains = np.array([np.polyfit(p[0].ravel(), j[0].ravel(), 1)[0] for p, j in zip(pictures, jittered)])
+    assert np.all(np.abs(gains - 1) <= LIGHTNESS_GAIN + 1e-4) and np.std(gains) > LIGHTNESS_GAIN / 4
+    shifts = (jittered[:, 0] - pictures[:, 0] * gains[:, None, None]).mean(axis=(1, 2))
+    assert np.abs(shifts).max() <= LIGHTNESS_SHIFT + 1e-4

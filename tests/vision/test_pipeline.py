@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from referee.board import EMPTY, UNKNOWN, Board
-from referee.cells import teams_for
+from referee.cells import LAYOUT, teams_for
 from seqcam.samples import default_sample
 from vision.config import VisionConfig
 from vision.errors import BoardNotFound, BoardUnreadable, ImageUnreadable, VisionWarningKind
@@ -27,9 +27,11 @@ from vision.pipeline import (analyze_bytes, analyze_file, analyze_image, confirm
 from vision.read_cells import PreparedBoard
 from vision.render import artwork, render_one
 from vision.warp import lattice_from_corners, shifted_lattice
-from tests.vision.synthetic import CELL_PX, GREEN_CELLS, drawn_board, UNSURE_CARD, UNSURE_CHIP, board_lab, plain_features, reading
+from tests.vision.synthetic import (CELL_PX, GREEN_CELLS, drawn_board, UNSURE_CARD, UNSURE_CHIP, board_lab,
+                                   plain_features, reading, trees_alone)
 
 CONFIG = VisionConfig()
+TREES_ALONE = trees_alone(CONFIG)
 
 
 TWINS_UNSURE = Orientation(0, 0.5, 3)  # too few cards printed twice show
@@ -330,13 +332,14 @@ def test_a_board_seen_small_from_across_the_table_is_read():
 
 
 def test_a_grid_a_quarter_of_a_cell_off_is_read_on_the_card_centres():
-    """Dev photo 4242/226: the grid located a quarter of a cell too small read 86 of its
-    cards '?' and 3 wrong; polished onto the card centres (``polish_steps``) it reads exactly."""
+    """Dev photo 4242/226: the grid located a quarter of a cell too small reads cards '?' or
+    wrong (86 '?' and 3 wrong with the trees alone, 7 with the cell network); polished onto
+    the card centres (``polish_steps``) it reads exactly."""
     photo = render_one(4242, 226)
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
     unpolished = analyze_image(decoded.image_bgr, photo.label["teams"], replace(CONFIG, polish_steps=())).board.cells
-    assert sum(read != true for read, true in zip(unpolished, truth)) > 20
+    assert sum(read != true for read, true in zip(unpolished, truth)) >= 5
     assert analyze_image(decoded.image_bgr, photo.label["teams"], CONFIG).board.cells == truth
 
 
@@ -357,9 +360,8 @@ def test_a_polish_that_reads_worse_than_the_grid_as_located_is_not_kept(monkeypa
         board = analyze_image(decoded.image_bgr, label["teams"], config, locate=lambda *_: located).board
         return sum(read != true for read, true in zip(board.cells, truth))
 
-    trees_alone = replace(CONFIG, cell_network=False)
-    assert misread(replace(trees_alone, polish_checked_move=99.0)) > 5
-    assert misread(trees_alone) == 0
+    assert misread(replace(TREES_ALONE, polish_checked_move=99.0)) > 5
+    assert misread(TREES_ALONE) == 0
 
 
 def test_a_frame_is_read_where_the_grid_lay_in_the_frame_before_without_a_search(monkeypatch):
@@ -429,7 +431,7 @@ def test_cards_unsure_but_like_their_empty_twin_are_read_empty(index):
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
-    config = replace(CONFIG, hand_seed_probability=math.inf, cell_network=False)
+    config = replace(TREES_ALONE, hand_seed_probability=math.inf)
     strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(config, twin_art=0.9),
                            locate=lambda *_: located).board.cells
     read = analyze_image(decoded.image_bgr, photo.label["teams"], config, locate=lambda *_: located).board.cells
@@ -448,7 +450,7 @@ def test_cards_unsure_but_unlike_their_empty_twin_in_a_teams_colour_are_read_as_
     decoded = decode_image(photo.jpeg, replace(CONFIG, large_photo_decode_long_side=CONFIG.decode_long_side), "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
-    twins_only = replace(CONFIG, like_chip_max_empty_ratio=-1.0, cell_network=False)  # the chips' likeness would settle some as well
+    twins_only = replace(TREES_ALONE, like_chip_max_empty_ratio=-1.0)  # the chips' likeness would settle some as well
     strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(twins_only, twin_chip_max_likeness=-1.0),
                            locate=lambda *_: located).board.cells
     read = analyze_image(decoded.image_bgr, photo.label["teams"], twins_only, locate=lambda *_: located).board.cells
@@ -482,7 +484,7 @@ def test_a_tint_on_most_empty_cards_is_not_taken_for_chips():
     hidden = {row * 10 + col for row, col in photo.label["occluded"]}  # a hand at the right edge
     visible = [cell for cell in range(100) if cell not in hidden]
     truth = "".join(photo.label["grid"])
-    as_located = replace(CONFIG, max_hidden_probability=0.8, hand_seed_probability=math.inf, cell_network=False)
+    as_located = replace(TREES_ALONE, max_hidden_probability=0.8, hand_seed_probability=math.inf)
     doubted = analyze_image(decoded.image_bgr, photo.label["teams"], replace(as_located, cast_min_share=math.inf)).board
     read = analyze_image(decoded.image_bgr, photo.label["teams"], as_located).board.cells
     assert sum(doubted.cells[cell] == UNKNOWN for cell in visible) >= 10
@@ -499,10 +501,9 @@ def test_a_cell_unsure_that_looks_like_a_teams_chips_on_the_same_board_is_read_a
     decoded = decode_image(photo.jpeg, CONFIG, "photo")
     truth = "".join(photo.label["grid"])
     located = true_fit(photo.label, decoded.scale)
-    trees_alone = replace(CONFIG, cell_network=False)
-    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(trees_alone, like_chip_max_empty_ratio=-1.0),
+    strict = analyze_image(decoded.image_bgr, photo.label["teams"], replace(TREES_ALONE, like_chip_max_empty_ratio=-1.0),
                            locate=lambda *_: located).board.cells
-    read = analyze_image(decoded.image_bgr, photo.label["teams"], trees_alone, locate=lambda *_: located).board.cells
+    read = analyze_image(decoded.image_bgr, photo.label["teams"], TREES_ALONE, locate=lambda *_: located).board.cells
     settled = [cell for cell, (before, after) in enumerate(zip(strict, read)) if before != after]
     assert settled and all(strict[cell] == UNKNOWN and read[cell] == truth[cell] != EMPTY for cell in settled)
 
@@ -787,3 +788,24 @@ def test_a_faint_print_still_shows_its_suits():
     # whether a fit is a board at all is judged on ink as far from the paper as a chip's edge
     redness, voting, _ = pipeline.card_ink(prepared, read, features, CONFIG)
     assert (voting & ~np.isnan(redness)).sum() < 0.5 * voting.sum()
+
+
+def test_a_card_the_cell_model_is_sure_is_empty_is_not_doubted_by_its_print():
+    """A clear blue disc on a number card (printed in red or black ink only) is a chip the
+    reading missed, unless the cell model is sure the card is empty: the cell network sees
+    what the disc measure cannot (small cards inset on a blue ground show it round them)."""
+    number_card = next(cell for cell, card in enumerate(LAYOUT) if card[0] in "23456789")
+    colour_lab, colour_cover = np.zeros((10, 10, 3), np.float32), np.zeros((10, 10), np.float32)
+    colour_lab.reshape(100, 3)[number_card] = (50.0, 10.0, -50.0)
+    colour_cover.reshape(100)[number_card] = 0.9
+    features = plain_features(colour_lab, colour_cover)
+    all_empty = Board("".join("#" if cell in (0, 9, 90, 99) else EMPTY for cell in range(100)))
+
+    def read(chip_share: float, hand: float) -> str:
+        odds = lambda: (np.full(100, chip_share), np.full(100, hand))  # noqa: E731
+        return pipeline.unknown_where_doubtful(all_empty, features, lambda: None, 0, odds, ("B", "G"),
+                                               CONFIG).cells[number_card]
+
+    assert read(0.3, 0.0) == UNKNOWN
+    assert read(0.001, 0.5) == UNKNOWN  # a hand may hide the chip
+    assert read(0.001, 0.0) == EMPTY
