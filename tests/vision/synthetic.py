@@ -15,13 +15,14 @@ from vision.read_cells import CellFeatures
 
 CELL = 40
 
+CHIP_BGR = {"B": (190, 80, 20), "G": (60, 150, 30), "R": (40, 30, 200)}
+
 
 def trees_alone(config: VisionConfig) -> VisionConfig:
     """``config`` reading with the cell model's trees alone, at the thresholds they were tuned
     with: the checks after reading settle the trees' doubts, and are tested on them (with the
     cell network, the photos those tests read have no doubts left to settle)."""
     return replace(config, cell_network=False, min_cell_confidence=0.8, max_hidden_probability=0.6)
-CHIP_BGR = {"B": (190, 80, 20), "G": (60, 150, 30), "R": (40, 30, 200)}
 
 
 def drawn_board(grid: list[str], cell: int = CELL, paper=(235, 240, 245), ground=(0, 0, 0), inset: int = 1) -> np.ndarray:
