@@ -14,7 +14,6 @@ from vision.config import VisionConfig
 from vision.read_cells import CellFeatures
 
 CELL = 40
-
 CHIP_BGR = {"B": (190, 80, 20), "G": (60, 150, 30), "R": (40, 30, 200)}
 
 
