@@ -123,8 +123,9 @@ class TrackConfig:
     min_cells_read: int = 40  # ... over at least this many cells that are not ?
     recurring_locates: int = 2  # a fit the verdict turned down, found this many locatings in a row, is read
     min_weak_fit_chips: int = 30  # ... and taken if this many chips lie on it
-    # a frame read ? costs only a wait, a wrong call a phantom move: cells need a clearer call
-    # than in a photo (VisionConfig.min_cell_confidence, 0.8: 4 phantom events more on 60 dev games)
+    # a frame read ? costs only a wait, a wrong call a phantom move: cells need a clear call (at
+    # 0.8, then the photos' VisionConfig.min_cell_confidence, 4 phantom events more on 60 dev games;
+    # photos read with the cell network ask for 0.9 too)
     min_cell_confidence: float = 0.9
 
 
