@@ -6,9 +6,11 @@ at the cell's edge look alike. The network sees the cell at 32 x 32 with a quart
 of its neighbours on each side (a hand reaching in shows there first), in the same
 paper-normalised Lab. Its probabilities are pooled with the trees' (``read_cells.pooled``),
 weighing more.
+It costs about 12 ms a board read on one core (with its crops, 14; a photo's reading asks
+for about three boards).
+
 It lives in ``vision/models/cells.onnx`` and is rebuilt by ``seqcam train-cell-net``
-(PyTorch fits it). ONNX Runtime reads it: about 7 ms a board read on one core, where
-OpenCV's dnn module took 11 (a photo's reading asks for about three boards).
+(PyTorch fits it); reading it needs OpenCV's dnn module alone.
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime
-from onnxruntime.capi.onnxruntime_pybind11_state import Fail, InvalidGraph, InvalidProtobuf, NoSuchFile
 
 from vision.cell_model import softmax
 from vision.warp import GRID
@@ -49,14 +49,10 @@ def cell_crops(lab: np.ndarray, cell_px: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _network(path: Path = NET_PATH) -> onnxruntime.InferenceSession:
-    """The network, on as many threads as OpenCV may use (``seqcam bench`` allows one)."""
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = max(cv2.getNumThreads(), 1)
-    options.inter_op_num_threads = 1
+def _network(path: Path = NET_PATH) -> cv2.dnn.Net:
     try:
-        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except (Fail, InvalidGraph, InvalidProtobuf, NoSuchFile) as error:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as error:
         raise ValueError(f"the cell network file {path} is missing or unreadable: reinstall seqcam, "
                          "or run seqcam train-cell-net") from error
 
@@ -64,5 +60,5 @@ def _network(path: Path = NET_PATH) -> onnxruntime.InferenceSession:
 def net_probabilities(crops: np.ndarray) -> np.ndarray:
     """(N, 3, CROP_SIDE, CROP_SIDE) crops -> (N, 3) probabilities of ``cell_model.CLASSES``."""
     network = _network()
-    (logits,) = network.run(None, {network.get_inputs()[0].name: np.ascontiguousarray(crops, np.float32)})
-    return softmax(logits.astype(np.float64))
+    network.setInput(np.ascontiguousarray(crops, np.float32))
+    return softmax(network.forward().astype(np.float64))

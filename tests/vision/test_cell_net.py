@@ -1,4 +1,3 @@
-import cv2
 import numpy as np
 import pytest
 
@@ -6,7 +5,7 @@ from seqcam.train_cell_net import (COLOUR_SHIFT, LIGHTNESS_GAIN, LIGHTNESS_SHIFT
                                    soft_targets, to_bytes)
 from vision import pipeline
 from vision.cell_model import CLASSES
-from vision.cell_net import CROP_SIDE, NET_PATH, _network, cell_crops, net_probabilities
+from vision.cell_net import CROP_SIDE, _network, cell_crops, net_probabilities
 from vision.config import VisionConfig
 from vision.image_io import decode_image
 from vision.read_cells import PAPER_L, pooled, prepare
@@ -89,18 +88,6 @@ def test_an_unreadable_network_file_is_refused_with_what_to_do(tmp_path):
     broken.write_bytes(b"not a network")
     with pytest.raises(ValueError, match="seqcam train-cell-net"):
         _network(broken)
-
-
-def test_the_network_runs_on_as_many_threads_as_opencv_may_use():
-    # seqcam bench allows OpenCV one thread and reports speed per core: the network must keep to it
-    threads = cv2.getNumThreads()
-    try:
-        cv2.setNumThreads(1)
-        assert _network.__wrapped__(NET_PATH).get_session_options().intra_op_num_threads == 1
-        cv2.setNumThreads(2)
-        assert _network.__wrapped__(NET_PATH).get_session_options().intra_op_num_threads == 2
-    finally:
-        cv2.setNumThreads(threads)
 
 
 def test_jitter_moves_each_crops_lightness_and_colour_by_its_own_bounded_amount_and_keeps_its_picture():
