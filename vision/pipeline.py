@@ -29,7 +29,7 @@ from vision.errors import (BoardCutOff, BoardNotFound, BoardUnreadable, ImageCol
 from vision.hands import mended_behind_hand
 from vision.image_io import DecodedImage, decode_image, read_image_file
 from vision.lens import distorted_points, undistorted
-from vision.locate import (Candidate, GridFit, corner_moves, cut_off_message, cut_off_sides, fit_near, located_fits,
+from vision.locate import (Candidate, GridFit, corner_moves, cut_off_sides, fit_near, located_fits,
                            polished_lattice)
 from vision.locate_lattice import Pyramid
 from vision.locate_reference import locate_by_reference
@@ -705,9 +705,7 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
     no printed layout (a fit the verdict was unsure of is then no board; a sure one is kept in
     case no later fit shows one, when it reads as clearly as a fit confirmed by its reading
     must (a chessboard under a hand read 45 cells '?' and showed no layout) and its empty
-    cards show ink); a fit that reading moves off the photo is passed over too (``read_runs_off``:
-    the board is cut off, said when no other fit is kept). When none is kept, the fits turned
-    down get a second look (``rescued_fit``).
+    cards show ink). When none is kept, the fits turned down get a second look (``rescued_fit``).
     With ``near_xy``
     (where the board lay in an earlier frame of the same view) the grid is first looked for
     there: a camera that stays put needs no search.
@@ -718,7 +716,6 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
         fits = chain(fit_where_it_was(image_bgr, near_xy, config), fits)
     fallback: tuple[GridFit, FitReading] | None = None
     located = False
-    cut_off: BoardCutOff | None = None
     try:
         for fit in fits:
             if fit is None:
@@ -728,9 +725,6 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
             read = read_fit(image_bgr, fit, teams, profile, config, timer)
             if unknown_share(read.reading) > config.max_unknown_share:
                 continue  # a grid of something else reads as ?, nearly all of it
-            if locate is None and (sides := read_runs_off(image_bgr, read, config)):
-                cut_off = cut_off or BoardCutOff(cut_off_message(sides))
-                continue
             if locate is not None or shows_a_board(read, config):
                 return fit, read
             if (fit.score >= config.sure_board_probability and fallback is None
@@ -747,25 +741,13 @@ def board_reading(image_bgr: np.ndarray, teams: tuple[str, ...], config: VisionC
     # the fits read showed no board: one the verdict turned down may (benchmark photo 20261129/73: the
     # likeliest fit, 0.87, led by 0.28 of the votes, the next, 0.85 and as right, by 0.59)
     fit = rescued_fit(image_bgr, fitted, teams, profile, config)
-    if fit is None and cut_off is not None:
-        raise cut_off
     if fit is None:
         raise BoardUnreadable(UNREADABLE) if located else BoardNotFound(NO_BOARD)
     timer.lap("locate")
     read = read_fit(image_bgr, fit, teams, profile, config, timer)
     if unknown_share(read.reading) > config.max_unknown_share:
         raise BoardUnreadable(UNREADABLE)
-    if sides := read_runs_off(image_bgr, read, config):
-        raise BoardCutOff(cut_off_message(sides))
     return fit, read
-
-
-def read_runs_off(image_bgr: np.ndarray, read: FitReading, config: VisionConfig) -> list[str]:
-    """The sides of the photo the grid as read (moved onto the cards and chips) runs off: a fit
-    whose edge line hugged the photo's border, the board going on beyond it, is moved out
-    (dev photo 20261220/114: six columns in view read as ten, 34 cells wrong)."""
-    height, width = image_bgr.shape[:2]
-    return cut_off_sides(read.lattice_xy, width, height, config.edge_margin_px)
 
 
 def colourless(image_bgr: np.ndarray, config: VisionConfig) -> bool:
