@@ -26,7 +26,6 @@ from vision.config import VisionConfig
 
 # never the bench's seed nor the trees' (seqcam.train_cells.TRAIN_SEEDS), 2,000 photos each
 NET_TRAIN_SEEDS = (7787, 7788, 7789, 7790)
-EPOCHS = 15
 BATCH = 256
 QUANT_STEP = 1 / 40  # crops are kept as bytes while the set is gathered: 8,000 photos' fit in 2.4 GB
 # each crop's lightness scaled and shifted, its colour shifted, by up to these (network units, about

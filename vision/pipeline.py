@@ -227,7 +227,9 @@ def unknown_where_doubtful(printed: Board, features: CellFeatures, patches: Call
         doubtful |= empty_like_red_chips(printed, colour_lab, covered, foreign_and_empty, patches,
                                          config.red_check_min_chips, config.red_like_reach,
                                          config.red_like_lightness_reach, config.twin_same)
-    doubtful = doubtful.reshape(-1) & ~(empty.reshape(-1) & sure_empty(*odds(), config))
+    doubtful = doubtful.reshape(-1)
+    if doubtful.any():  # the model's odds are asked for only then
+        doubtful &= ~(empty.reshape(-1) & sure_empty(*odds(), config))
     return Board("".join(UNKNOWN if flagged else symbol for symbol, flagged in zip(printed.cells, doubtful)))
 
 
